@@ -1,0 +1,124 @@
+"""Actions: every choice a player makes, and every chance outcome, as a value.
+
+Each action has a canonical string (``str(action)``), e.g. ``P1 gear 3 play 1 3 S``.
+``notation.parse_action`` reads it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from heatcore.cards import Card
+from heatcore.state import car_name
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Steps 1-2: shift to ``gear`` and play ``cards`` (canonical order)."""
+
+    car: int
+    gear: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} gear {self.gear} play {' '.join(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cooldown:
+    """React: use the gear's cooldown to move ``amount`` Heat cards from hand to engine."""
+
+    car: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} cooldown {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class AdrenalineMove:
+    """React: adrenaline's +1 speed, moving one space."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} adrenaline move"
+
+
+@dataclass(frozen=True, slots=True)
+class AdrenalineCooldown:
+    """React: adrenaline's one cooldown."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} adrenaline cooldown"
+
+
+@dataclass(frozen=True, slots=True)
+class Boost:
+    """React: pay one engine Heat and flip for a basic card."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} boost"
+
+
+@dataclass(frozen=True, slots=True)
+class EndReact:
+    """React: use nothing more."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} end react"
+
+
+@dataclass(frozen=True, slots=True)
+class Slipstream:
+    """Slipstream: take the two extra spaces."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} slipstream"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineSlipstream:
+    """Slipstream: do not take it."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} no slipstream"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard: put these hand cards (canonical order, maybe none) on the discard pile."""
+
+    car: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        shown = " ".join(self.cards) if self.cards else "nothing"
+        return f"{car_name(self.car)} discard {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Chance: the car's deck and discard pile become the deck ``order`` (top card first)."""
+
+    car: int
+    order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} shuffle {' '.join(self.order)}".rstrip()
+
+
+Action = (
+    Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | Boost | EndReact | Slipstream
+    | DeclineSlipstream | Discard | Shuffle
+)

@@ -1,0 +1,65 @@
+"""The cards of the core race and the starting deck."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from heatcore.registry import implements
+
+Card = str
+"""A card token: ``"1"``-``"4"`` basic cards, ``"U0"``/``"U5"`` starting upgrades,
+``"H"`` Heat, ``"S"`` Stress."""
+
+BASIC: tuple[Card, ...] = ("1", "2", "3", "4")
+UPGRADE_0: Card = "U0"
+UPGRADE_5: Card = "U5"
+HEAT: Card = "H"
+STRESS: Card = "S"
+ALL_CARDS: tuple[Card, ...] = (*BASIC, UPGRADE_0, UPGRADE_5, STRESS, HEAT)
+
+#: The speed each card adds when revealed (a Stress adds what its flip finds).
+VALUE: dict[Card, int] = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5, "S": 0, "H": 0}
+#: Cards that may be played in step 2 (``play.playable-cards``).
+PLAYABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5, STRESS))
+#: Cards that may be discarded in step 8 (``discard.optional``).
+DISCARDABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5))
+#: Stress cards in the box; the supply is what the decks do not take (``ruling.stress-supply``).
+BOX_STRESS = 37
+HAND_SIZE = 7
+BASIC_SET: frozenset[Card] = frozenset(BASIC)
+
+_RANK = {card: i for i, card in enumerate(ALL_CARDS)}
+
+
+def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards as a multiset in canonical order (1, 2, 3, 4, U0, U5, S, H)."""
+    return tuple(sorted(cards, key=_RANK.__getitem__))
+
+
+def is_basic(card: Card) -> bool:
+    """A basic card (speed 1-4) is what a stress or boost flip looks for."""
+    return card in BASIC_SET
+
+
+def remove(cards: tuple[Card, ...], taken: Iterable[Card]) -> tuple[Card, ...] | None:
+    """``cards`` less the multiset ``taken``; None if ``taken`` is not contained in it."""
+    left = list(cards)
+    for card in taken:
+        try:
+            left.remove(card)
+        except ValueError:
+            return None
+    return tuple(left)
+
+
+@implements("setup.deck")
+def starting_deck(stress: int) -> tuple[Card, ...]:
+    """The 18-card starting deck (with 3 Stress): 3 each of 1-4, U0, U5, one Heat, Stress."""
+    return canonical([*(c for c in BASIC for _ in range(3)), UPGRADE_0, UPGRADE_5, HEAT,
+                      *([STRESS] * stress)])
+
+
+def fixed_cards() -> Counter[Card]:
+    """The non-Heat, non-Stress cards a player owns for the whole race."""
+    return Counter(c for c in starting_deck(0) if c != HEAT)

@@ -1,0 +1,105 @@
+"""Steps 8-9: discard and replenish; reshuffling the discard pile into the deck."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations
+
+from heatcore.actions import Discard, Shuffle
+from heatcore.cards import DISCARDABLE, HAND_SIZE, canonical, remove
+from heatcore.errors import IllegalAction
+from heatcore.events import Event, event
+from heatcore.registry import implements
+from heatcore.state import RaceState, Stage, Turn
+
+
+def discardable(state: RaceState, car: int) -> tuple[str, ...]:
+    """The hand's cards that may be discarded (all but Heat and Stress)."""
+    return tuple(c for c in state.cars[car].hand if c in DISCARDABLE)
+
+
+@implements("discard.optional")
+def discard_choices(state: RaceState, car: int) -> list[Discard]:
+    """Every distinct set of cards the car may discard, smallest first (none included)."""
+    cards = discardable(state, car)
+    out = []
+    for size in range(len(cards) + 1):
+        for chosen in sorted(set(combinations(cards, size))):
+            out.append(Discard(car, chosen))
+    return out
+
+
+def check_discard(state: RaceState, action: Discard) -> None:
+    """Raise IllegalAction naming the rule if the discard is not allowed."""
+    if remove(discardable(state, action.car), action.cards) is None:
+        raise IllegalAction("discard.optional",
+                            "only basic cards and starting upgrades in hand may be discarded")
+    if tuple(action.cards) != canonical(action.cards):
+        raise IllegalAction("discard.optional", "cards must be listed in canonical order")
+
+
+def apply_discard(state: RaceState, turn: Turn, action: Discard,
+                  events: list[Event]) -> RaceState:
+    """Put the chosen cards on the discard pile, then clean up for replenish."""
+    car = state.cars[turn.car]
+    hand = remove(car.hand, action.cards)
+    assert hand is not None
+    if action.cards:
+        events.append(event("discarded", turn.car, cards=action.cards))
+    state = state.with_car(turn.car, replace(car, hand=hand,
+                                             discard=canonical(car.discard + action.cards)))
+    return enter_replenish(state, turn, events)
+
+
+@implements("replenish.cleanup", "ruling.reshuffle-includes-played")
+def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
+    """Played cards and the basic cards found by flips go to the discard pile."""
+    car = state.cars[turn.car]
+    if car.play_area:
+        state = state.with_car(turn.car, replace(car, discard=canonical(car.discard + car.play_area),
+                                                 played=(), flipped=()))
+    return replace(state, turn=replace(turn, stage=Stage.REPLENISH))
+
+
+@implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
+            "ruling.hand-over-limit", "ruling.finished-car-turn")
+def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tuple[RaceState, bool]:
+    """Draw to 7; returns (state, done). Not done means a shuffle is awaited.
+    A car past the final finish line draws nothing; if deck and discard are both empty,
+    the hand stays short."""
+    car = state.cars[turn.car]
+    if state.has_finished(turn.car):
+        return state, True
+    need = HAND_SIZE - len(car.hand)
+    if need <= 0:
+        return state, True
+    take = car.deck[:need]
+    if take:
+        events.append(event("drew", turn.car, count=len(take)))
+        car = replace(car, hand=canonical(car.hand + take), deck=car.deck[len(take):])
+        state = state.with_car(turn.car, car)
+    if len(car.hand) >= HAND_SIZE or not car.discard:
+        return state, True
+    events.append(event("deck-empty", turn.car, discard=len(car.discard)))
+    return replace(state, shuffle=turn.car), False
+
+
+def check_shuffle(state: RaceState, action: Shuffle) -> None:
+    """Raise IllegalAction unless the shuffle is awaited for this car and is a permutation
+    of its deck and discard pile."""
+    if state.shuffle != action.car:
+        raise IllegalAction("deck.reshuffle", "no shuffle is awaited for this car")
+    car = state.cars[action.car]
+    if Counter(action.order) != Counter(car.deck + car.discard):
+        raise IllegalAction("deck.reshuffle",
+                            "a shuffle must order exactly the cards of the deck and discard pile")
+
+
+@implements("deck.reshuffle")
+def apply_shuffle(state: RaceState, action: Shuffle, events: list[Event]) -> RaceState:
+    """The discard pile (and whatever the deck held) becomes the deck, in the given order."""
+    car = state.cars[action.car]
+    events.append(event("shuffled", action.car, cards=len(action.order)))
+    new_car = replace(car, deck=tuple(action.order), discard=())
+    return replace(state.with_car(action.car, new_car), shuffle=None)

@@ -1,0 +1,79 @@
+"""The ``heatcore`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+from pathlib import Path
+
+from heatcore.driver import greedy_policy, play, random_policy
+from heatcore.errors import RulesError
+from heatcore.racelog import load_race, save_race
+from heatcore.report import play_by_play
+from heatcore.setup import random_setup
+from heatcore.track import track_ids
+
+POLICIES = {"greedy": greedy_policy, "random": random_policy}
+
+
+def _race(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    setup = random_setup(args.track, args.players, rng, args.laps)
+    race = play(setup, POLICIES[args.policy], rng)
+    sys.stdout.write(play_by_play(race))
+    if args.json:
+        save_race(race, Path(args.json))
+        print(f"Action log written to {args.json} ({len(race.actions)} actions)")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    race = load_race(Path(args.file))
+    sys.stdout.write(play_by_play(race))
+    return 0
+
+
+def _delegate(module: str, argv: list[str]) -> int:
+    """Run another part of heatcore (proofs, conformance kit) that ships its own CLI."""
+    main = importlib.import_module(module).main
+    code: int = main(argv)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    race = sub.add_parser("race", help="play a seeded race and print it")
+    race.add_argument("--track", default="usa", choices=track_ids())
+    race.add_argument("--players", type=int, default=4)
+    race.add_argument("--seed", type=int, default=0)
+    race.add_argument("--laps", type=int, default=None, help="override the track's laps")
+    race.add_argument("--policy", default="greedy", choices=sorted(POLICIES))
+    race.add_argument("--json", metavar="FILE", help="write the action log here")
+    race.set_defaults(func=_race)
+    rep = sub.add_parser("replay", help="play back an action log written by race --json")
+    rep.add_argument("file")
+    rep.set_defaults(func=_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``heatcore`` command."""
+    argv = sys.argv[1:] if argv is None else argv
+    delegated = {"prove": "proofs.runner"}
+    if argv and argv[0] in delegated:
+        return _delegate(delegated[argv[0]], argv[1:])
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except RulesError as error:
+        print(f"heatcore: {error.kind}: {error}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""Step 7: check every corner line crossed this turn; pay Heat or spin out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from heatcore.cards import HEAT, STRESS, canonical
+from heatcore.events import Event, event
+from heatcore.placement import free_spot_from, occupied
+from heatcore.registry import implements
+from heatcore.state import RaceState, Turn
+
+
+@implements("corner.spin", "ruling.stress-supply")
+def spin_stress(gear: int) -> int:
+    """Stress cards a spin costs: 1 in gear 1-2, 2 in gear 3-4."""
+    return 1 if gear <= 2 else 2
+
+
+@implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
+            "slipstream.speed-unchanged", "corner.after-finish-ignored")
+def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
+    """Compare the turn's speed with each corner line crossed since the reveal, in crossing
+    order. Pay the excess from engine to discard; if the engine cannot pay, pay it all,
+    go back before that line, take Stress, drop to gear 1, and check no further."""
+    car = state.cars[turn.car]
+    lines = state.track.corner_lines(turn.start_position, car.position, state.laps)
+    for line in lines:
+        excess = turn.speed - line.limit
+        if excess <= 0:
+            events.append(event("corner", turn.car, corner=line.number, limit=line.limit,
+                                speed=turn.speed, heat=0))
+            continue
+        if car.engine >= excess:
+            events.append(event("corner", turn.car, corner=line.number, limit=line.limit,
+                                speed=turn.speed, heat=excess))
+            car = replace(car, engine=car.engine - excess,
+                          discard=canonical(car.discard + (HEAT,) * excess))
+            continue
+        paid = car.engine
+        position, racing = free_spot_from(line.position, occupied(state, turn.car))
+        stress = min(spin_stress(car.gear), state.supply)
+        events.append(event("spun-out", turn.car, corner=line.number, limit=line.limit,
+                            speed=turn.speed, heat=paid, stress=stress, position=position,
+                            racing_line=racing))
+        car = replace(car, engine=0, discard=canonical(car.discard + (HEAT,) * paid),
+                      position=position, racing_line=racing, gear=1,
+                      hand=canonical(car.hand + (STRESS,) * stress))
+        state = replace(state, supply=state.supply - stress)
+        break
+    return state.with_car(turn.car, car)

@@ -1,0 +1,177 @@
+"""The engine's two entry points: ``legal_actions(state)`` and ``apply(state, action)``.
+
+``apply`` checks the action, carries it out, then runs every step that needs no choice
+(reveal, flips, movement, corner checks, replenish) until the next decision or chance point.
+A step whose only choice is to pass is skipped. Chance points (shuffles) await a ``Shuffle``
+action; ``legal_actions`` is empty there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    Plan,
+    Shuffle,
+    Slipstream,
+)
+from heatcore.cleanup import (
+    apply_discard,
+    apply_shuffle,
+    check_discard,
+    check_shuffle,
+    discard_choices,
+    discardable,
+    draw_to_hand_size,
+    enter_replenish,
+)
+from heatcore.corners import check_corners
+from heatcore.errors import IllegalAction
+from heatcore.events import Event, event
+from heatcore.planning import apply_plan, check_plan, legal_plans
+from heatcore.react import apply_react, check_react, react_choices
+from heatcore.registry import implements
+from heatcore.reveal import finish_flips, flip_once, reveal
+from heatcore.rounds import end_round, has_adrenaline
+from heatcore.slipstream import apply_slipstream, can_slipstream
+from heatcore.state import Phase, RaceState, Stage, Turn
+
+REACT_ACTIONS = (Cooldown, AdrenalineCooldown, AdrenalineMove, Boost, EndReact)
+
+
+def legal_actions(state: RaceState) -> tuple[Action, ...]:
+    """Every legal action, in canonical order; empty at a chance point or when over."""
+    if state.shuffle is not None or state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.PLAN:
+        return tuple(legal_plans(state, state.order[state.cursor]))
+    turn = state.turn
+    assert turn is not None
+    if turn.stage is Stage.REACT:
+        return tuple(react_choices(state, turn))
+    if turn.stage is Stage.SLIPSTREAM:
+        return (Slipstream(turn.car), DeclineSlipstream(turn.car))
+    if turn.stage is Stage.DISCARD:
+        return tuple(discard_choices(state, turn.car))
+    return ()
+
+
+@implements("round.sequence")
+def check_action(state: RaceState, action: Action) -> None:
+    """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``."""
+    if isinstance(action, Shuffle):
+        check_shuffle(state, action)
+        return
+    if state.shuffle is not None:
+        raise IllegalAction("deck.reshuffle", f"a shuffle of P{state.shuffle + 1}'s deck is awaited")
+    if state.phase is Phase.OVER:
+        raise IllegalAction("finish.removed", "the race is over")
+    actor = state.actor()
+    if action.car != actor:
+        raise IllegalAction("order.fixed-at-round-start",
+                            f"it is P{(actor or 0) + 1}'s choice, not P{action.car + 1}'s")
+    if state.phase is Phase.PLAN:
+        if not isinstance(action, Plan):
+            raise IllegalAction("round.sequence", "steps 1-2 await a gear and cards")
+        check_plan(state, action)
+        return
+    turn = state.turn
+    assert turn is not None
+    if turn.stage is Stage.REACT:
+        if not isinstance(action, REACT_ACTIONS):
+            raise IllegalAction("round.sequence", "step 5 (react) awaits a react choice")
+        check_react(state, turn, action)
+    elif turn.stage is Stage.SLIPSTREAM:
+        if not isinstance(action, Slipstream | DeclineSlipstream):
+            raise IllegalAction("round.sequence", "step 6 awaits the slipstream choice")
+    elif turn.stage is Stage.DISCARD:
+        if not isinstance(action, Discard):
+            raise IllegalAction("round.sequence", "step 8 awaits the discard choice")
+        check_discard(state, action)
+
+
+def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...]]:
+    """The state after ``action`` and the events it caused. Raises IllegalAction (and
+    leaves ``state`` as it was, as every state is immutable) if the action is not legal."""
+    check_action(state, action)
+    events: list[Event] = []
+    if isinstance(action, Shuffle):
+        state = apply_shuffle(state, action, events)
+    elif isinstance(action, Plan):
+        state = apply_plan(state, action, events)
+        if state.cursor == len(state.order):
+            state = _start_turn(replace(state, phase=Phase.TURN, cursor=0), events)
+    else:
+        turn = state.turn
+        assert turn is not None
+        if isinstance(action, REACT_ACTIONS):
+            state = apply_react(state, turn, action, events)
+        elif isinstance(action, Slipstream | DeclineSlipstream):
+            state = apply_slipstream(state, turn, isinstance(action, Slipstream), events)
+            state = _after_slipstream(state, events)
+        elif isinstance(action, Discard):
+            state = apply_discard(state, turn, action, events)
+    return _advance(state, events), tuple(events)
+
+
+def _start_turn(state: RaceState, events: list[Event]) -> RaceState:
+    """Open steps 3-9 for the car at the cursor and reveal its cards."""
+    car = state.order[state.cursor]
+    turn = Turn(car=car, stage=Stage.REVEAL, start_position=state.cars[car].position,
+                adrenaline=has_adrenaline(state, car))
+    events.append(event("turn-started", car, adrenaline=turn.adrenaline))
+    return reveal(replace(state, turn=turn), turn, events)
+
+
+def _after_slipstream(state: RaceState, events: list[Event]) -> RaceState:
+    """Check corners, then go to discard (or straight to replenish past the finish)."""
+    turn = state.turn
+    assert turn is not None
+    state = check_corners(state, turn, events)
+    if state.has_finished(turn.car) or not discardable(state, turn.car):
+        return enter_replenish(state, replace(turn, stage=Stage.DISCARD), events)
+    return replace(state, turn=replace(turn, stage=Stage.DISCARD))
+
+
+def _advance(state: RaceState, events: list[Event]) -> RaceState:
+    """Run every step that needs no choice, up to the next decision or chance point."""
+    while state.shuffle is None and state.phase is Phase.TURN:
+        turn = state.turn
+        assert turn is not None
+        stage = turn.stage
+        if stage in (Stage.REVEAL, Stage.BOOST):
+            if turn.flips_left > 0:
+                state = flip_once(state, turn, events)
+            else:
+                state = finish_flips(state, turn, events)
+        elif stage is Stage.REACT:
+            if len(react_choices(state, turn)) > 1:
+                return state
+            state = replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))
+        elif stage is Stage.SLIPSTREAM:
+            if can_slipstream(state, turn.car):
+                return state
+            state = _after_slipstream(state, events)
+        elif stage is Stage.DISCARD:
+            return state
+        else:
+            state, done = draw_to_hand_size(state, turn, events)
+            if done:
+                state = _end_turn(state, events)
+    return state
+
+
+def _end_turn(state: RaceState, events: list[Event]) -> RaceState:
+    """Pass to the next car of the round, or end the round."""
+    cursor = state.cursor + 1
+    if cursor < len(state.order):
+        return _start_turn(replace(state, cursor=cursor, turn=None), events)
+    return end_round(state, events)

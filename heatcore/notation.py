@@ -1,0 +1,278 @@
+"""Canonical text forms: action strings, and state / event JSON (round-trips exactly).
+
+Malformed input raises ``MalformedInput`` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    Plan,
+    Shuffle,
+    Slipstream,
+)
+from heatcore.cards import ALL_CARDS, Card, canonical
+from heatcore.errors import MalformedInput
+from heatcore.events import Event
+from heatcore.setup import RaceSetup
+from heatcore.state import Car, Phase, RaceState, Stage, Turn, car_name
+from heatcore.track import load_track
+
+STATE_FORMAT = "heatcore.state/1"
+_CARDS = frozenset(ALL_CARDS)
+_MAX_INT = 10**6
+
+
+# ---------------------------------------------------------------- actions
+
+def parse_car(token: str) -> int:
+    """``P3`` -> 2."""
+    if len(token) < 2 or token[0] != "P" or not token[1:].isdigit() or token[1] == "0":
+        raise MalformedInput("round.sequence", f"{token!r} is not a car name like P1")
+    return int(token[1:]) - 1
+
+
+def parse_cards(tokens: list[str], rule: str) -> tuple[Card, ...]:
+    """Card tokens, each checked."""
+    for token in tokens:
+        if token not in _CARDS:
+            raise MalformedInput(rule, f"unknown card {token!r} (cards: {' '.join(ALL_CARDS)})")
+    return tuple(tokens)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's canonical string, e.g. ``P1 gear 3 play 1 3 S``."""
+    if not isinstance(text, str):
+        raise MalformedInput("round.sequence", f"an action is a string, not {type(text).__name__}")
+    words = text.split()
+    if len(words) < 2:
+        raise MalformedInput("round.sequence", f"cannot read action {text!r}")
+    car, verb, rest = parse_car(words[0]), words[1], words[2:]
+    if verb == "gear" and len(rest) >= 2 and rest[0].isdigit() and rest[1] == "play":
+        return Plan(car, int(rest[0]), parse_cards(rest[2:], "play.playable-cards"))
+    if verb == "cooldown" and len(rest) == 1 and rest[0].isdigit():
+        return Cooldown(car, int(rest[0]))
+    simple: dict[tuple[str, ...], Action] = {
+        ("adrenaline", "move"): AdrenalineMove(car),
+        ("adrenaline", "cooldown"): AdrenalineCooldown(car),
+        ("boost",): Boost(car),
+        ("end", "react"): EndReact(car),
+        ("slipstream",): Slipstream(car),
+        ("no", "slipstream"): DeclineSlipstream(car),
+        ("discard", "nothing"): Discard(car, ()),
+    }
+    key = (verb, *rest)
+    if key in simple:
+        return simple[key]
+    if verb == "discard" and rest:
+        return Discard(car, parse_cards(rest, "discard.optional"))
+    if verb == "shuffle":
+        return Shuffle(car, parse_cards(rest, "deck.reshuffle"))
+    raise MalformedInput("round.sequence", f"cannot read action {text!r}")
+
+
+def format_action(action: Action) -> str:
+    """The canonical string of an action."""
+    return str(action)
+
+
+# ---------------------------------------------------------------- state JSON
+
+def _car_to_dict(index: int, car: Car) -> dict[str, Any]:
+    return {
+        "id": car_name(index), "position": car.position, "racing_line": car.racing_line,
+        "gear": car.gear, "engine": car.engine, "hand": list(car.hand),
+        "deck": list(car.deck), "discard": list(car.discard), "played": list(car.played),
+        "flipped": list(car.flipped),
+    }
+
+
+def _turn_to_dict(turn: Turn) -> dict[str, Any]:
+    return {
+        "car": car_name(turn.car), "stage": turn.stage.value,
+        "start_position": turn.start_position, "speed": turn.speed, "to_move": turn.to_move,
+        "flips_left": turn.flips_left, "adrenaline": turn.adrenaline,
+        "cooldown_used": turn.cooldown_used, "adrenaline_move_used": turn.adrenaline_move_used,
+        "adrenaline_cooldown_used": turn.adrenaline_cooldown_used, "boosted": turn.boosted,
+    }
+
+
+def state_to_dict(state: RaceState) -> dict[str, Any]:
+    """The state as plain JSON data."""
+    return {
+        "format": STATE_FORMAT,
+        "track": state.track.id,
+        "laps": state.laps,
+        "modules": list(state.modules),
+        "round": state.round,
+        "phase": state.phase.value,
+        "order": [car_name(i) for i in state.order],
+        "cursor": state.cursor,
+        "supply": state.supply,
+        "shuffle": None if state.shuffle is None else car_name(state.shuffle),
+        "ranking": [car_name(i) for i in state.ranking],
+        "turn": None if state.turn is None else _turn_to_dict(state.turn),
+        "cars": [_car_to_dict(i, c) for i, c in enumerate(state.cars)],
+    }
+
+
+def state_to_json(state: RaceState) -> str:
+    """Canonical JSON: sorted keys, no spaces."""
+    return json.dumps(state_to_dict(state), sort_keys=True, separators=(",", ":"))
+
+
+class _Reader:
+    """Typed access to a JSON object, raising MalformedInput with the path on error."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, dict):
+            raise MalformedInput("round.sequence", f"{path} must be an object")
+        self.data, self.path = data, path
+
+    def get(self, key: str) -> Any:
+        if key not in self.data:
+            raise MalformedInput("round.sequence", f"{self.path}.{key} is missing")
+        return self.data[key]
+
+    def int(self, key: str, rule: str = "round.sequence") -> int:
+        value = self.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > _MAX_INT:
+            raise MalformedInput(rule, f"{self.path}.{key} must be an integer of sane size")
+        return value
+
+    def bool(self, key: str) -> bool:
+        value = self.get(key)
+        if not isinstance(value, bool):
+            raise MalformedInput("round.sequence", f"{self.path}.{key} must be true or false")
+        return value
+
+    def str(self, key: str) -> str:
+        value = self.get(key)
+        if not isinstance(value, str):
+            raise MalformedInput("round.sequence", f"{self.path}.{key} must be a string")
+        return value
+
+    def cards(self, key: str, rule: str = "setup.deck") -> tuple[Card, ...]:
+        value = self.get(key)
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise MalformedInput(rule, f"{self.path}.{key} must be a list of card tokens")
+        return parse_cards(value, rule)
+
+    def cars(self, key: str, count: int) -> tuple[int, ...]:
+        value = self.get(key)
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise MalformedInput("round.sequence", f"{self.path}.{key} must be a list of cars")
+        out = tuple(parse_car(c) for c in value)
+        if any(i >= count for i in out):
+            raise MalformedInput("round.sequence", f"{self.path}.{key} names an unknown car")
+        return out
+
+
+def _car_from(data: Any, index: int) -> Car:
+    r = _Reader(data, f"cars[{index}]")
+    if r.str("id") != car_name(index):
+        raise MalformedInput("round.sequence", f"cars[{index}].id must be {car_name(index)}")
+    return Car(position=r.int("position"), racing_line=r.bool("racing_line"),
+               gear=r.int("gear", "gear.range"), engine=r.int("engine", "setup.engine"),
+               hand=canonical(r.cards("hand")), deck=r.cards("deck"),
+               discard=canonical(r.cards("discard")), played=canonical(r.cards("played")),
+               flipped=r.cards("flipped"))
+
+
+def _turn_from(data: Any, count: int) -> Turn:
+    r = _Reader(data, "turn")
+    car = parse_car(r.str("car"))
+    if car >= count:
+        raise MalformedInput("round.sequence", "turn.car names an unknown car")
+    try:
+        stage = Stage(r.str("stage"))
+    except ValueError:
+        raise MalformedInput("round.sequence", "turn.stage is not a known stage") from None
+    return Turn(car=car, stage=stage, start_position=r.int("start_position"),
+                speed=r.int("speed"), to_move=r.int("to_move"), flips_left=r.int("flips_left"),
+                adrenaline=r.bool("adrenaline"), cooldown_used=r.bool("cooldown_used"),
+                adrenaline_move_used=r.bool("adrenaline_move_used"),
+                adrenaline_cooldown_used=r.bool("adrenaline_cooldown_used"),
+                boosted=r.bool("boosted"))
+
+
+def state_from_dict(data: Any) -> RaceState:
+    """Build a state from JSON data. Raises MalformedInput on any unreadable field; use
+    ``validity.validate`` to check the rules' invariants."""
+    r = _Reader(data, "state")
+    if r.get("format") != STATE_FORMAT:
+        raise MalformedInput("round.sequence", f"state.format must be {STATE_FORMAT!r}")
+    track = load_track(r.str("track"))
+    raw_cars = r.get("cars")
+    if not isinstance(raw_cars, list):
+        raise MalformedInput("round.sequence", "state.cars must be a list")
+    cars = tuple(_car_from(c, i) for i, c in enumerate(raw_cars))
+    try:
+        phase = Phase(r.str("phase"))
+    except ValueError:
+        raise MalformedInput("round.sequence", "state.phase is not a known phase") from None
+    modules = r.get("modules")
+    if modules != []:
+        raise MalformedInput("round.sequence", "no modules are known yet; state.modules must be []")
+    shuffle = r.get("shuffle")
+    if shuffle is not None and not isinstance(shuffle, str):
+        raise MalformedInput("deck.reshuffle", "state.shuffle must be a car name or null")
+    raw_turn = r.get("turn")
+    return RaceState(
+        track=track, laps=r.int("laps", "setup.track-laps"), cars=cars,
+        supply=r.int("supply", "setup.stress-supply"), round=r.int("round"), phase=phase,
+        order=r.cars("order", len(cars)), cursor=r.int("cursor"),
+        turn=None if raw_turn is None else _turn_from(raw_turn, len(cars)),
+        shuffle=None if shuffle is None else parse_car(shuffle),
+        ranking=r.cars("ranking", len(cars)),
+    )
+
+
+def state_from_json(text: str) -> RaceState:
+    """Parse a state from JSON text."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        raise MalformedInput("round.sequence", f"not valid JSON: {error}") from None
+    return state_from_dict(data)
+
+
+# ---------------------------------------------------------------- events, setup
+
+def event_to_dict(ev: Event) -> dict[str, Any]:
+    """An event as JSON data."""
+    out: dict[str, Any] = {"kind": ev.kind}
+    if ev.car is not None:
+        out["car"] = car_name(ev.car)
+    for key, value in ev.details:
+        out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
+    """A race setup as JSON data."""
+    return {"track": setup.track, "players": setup.players, "laps": setup.laps,
+            "grid": [car_name(i) for i in setup.grid], "decks": [list(d) for d in setup.decks]}
+
+
+def setup_from_dict(data: Any) -> RaceSetup:
+    """Read a race setup from JSON data."""
+    r = _Reader(data, "setup")
+    players = r.int("players", "setup.grid")
+    decks = r.get("decks")
+    if not isinstance(decks, list):
+        raise MalformedInput("setup.deck", "setup.decks must be a list")
+    return RaceSetup(track=r.str("track"), players=players, laps=r.int("laps", "setup.track-laps"),
+                     grid=r.cars("grid", players),
+                     decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").cards("d")
+                                 for i, d in enumerate(decks)))

@@ -1,0 +1,43 @@
+"""Moving a car and placing it on a spot (step 3, and every later movement)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from heatcore.events import Event, event
+from heatcore.registry import implements
+from heatcore.state import RaceState
+
+Spot = tuple[int, bool]
+
+
+def occupied(state: RaceState, moving: int) -> set[Spot]:
+    """Spots held by the cars on the track other than ``moving``."""
+    return {state.cars[i].spot for i in state.on_track() if i != moving}
+
+
+@implements("place.racing-line-first", "place.blocked")
+def free_spot_from(position: int, taken: set[Spot]) -> Spot:
+    """The first free spot scanning back from ``position``: racing line, then the other."""
+    while True:
+        if (position, True) not in taken:
+            return (position, True)
+        if (position, False) not in taken:
+            return (position, False)
+        position -= 1
+
+
+@implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
+def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Event]) -> RaceState:
+    """Move ``car`` forward ``spaces`` spaces; cars passed never block, only the landing
+    space matters. The speed is not touched. A move of 0 leaves the car where it is."""
+    if spaces <= 0:
+        return state
+    current = state.cars[car]
+    position, racing = free_spot_from(current.position + spaces, occupied(state, car))
+    events.append(event("moved", car, by=why, spaces=spaces, position=position,
+                        racing_line=racing))
+    finish = state.finish_position
+    if current.position <= finish < position:
+        events.append(event("crossed-finish", car))
+    return state.with_car(car, replace(current, position=position, racing_line=racing))

@@ -1,0 +1,128 @@
+"""Steps 1-2: shift gears and play cards (including the cluttered hand)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+
+from heatcore.actions import Plan
+from heatcore.cards import HEAT, PLAYABLE, VALUE, canonical, remove
+from heatcore.errors import IllegalAction
+from heatcore.events import Event, event
+from heatcore.registry import implements
+from heatcore.state import Car, RaceState
+
+LOWEST_GEAR = 1
+HIGHEST_GEAR = 4
+
+
+@implements("gear.range", "gear.shift.free")
+def free_gears(car: Car) -> tuple[int, ...]:
+    """Gears reachable for free: stay, one up, one down, within 1-4."""
+    return tuple(g for g in (car.gear - 1, car.gear, car.gear + 1)
+                 if LOWEST_GEAR <= g <= HIGHEST_GEAR)
+
+
+@implements("gear.range", "gear.shift.two-costs-heat", "gear.shift.no-three")
+def reachable_gears(car: Car) -> tuple[int, ...]:
+    """Every gear this round: the free ones, and two steps if the engine can pay one Heat."""
+    paid = (car.gear - 2, car.gear + 2) if car.engine >= 1 else ()
+    return tuple(sorted(set(free_gears(car)) | {g for g in paid
+                                                 if LOWEST_GEAR <= g <= HIGHEST_GEAR}))
+
+
+def playable_in_hand(car: Car) -> tuple[str, ...]:
+    """The hand's cards that may be played normally (all but Heat)."""
+    return tuple(c for c in car.hand if c in PLAYABLE)
+
+
+@implements("play.cluttered-only-when-forced", "ruling.cluttered-gear")
+def is_cluttered(car: Car) -> bool:
+    """True when no reachable gear allows a play of only non-Heat cards."""
+    return len(playable_in_hand(car)) < min(reachable_gears(car))
+
+
+@implements("play.cluttered", "ruling.cluttered-gear")
+def cluttered_play(car: Car, gear: int) -> tuple[str, ...] | None:
+    """The forced play in ``gear``: all playable cards plus Heat to make up the number."""
+    playable = playable_in_hand(car)
+    heat_needed = gear - len(playable)
+    if heat_needed < 0 or car.hand.count(HEAT) < heat_needed:
+        return None
+    return canonical(playable + (HEAT,) * heat_needed)
+
+
+def legal_plans(state: RaceState, index: int) -> list[Plan]:
+    """Every legal plan of the car, ordered by gear then cards."""
+    car = state.cars[index]
+    if is_cluttered(car):
+        plans = []
+        for gear in free_gears(car):
+            cards = cluttered_play(car, gear)
+            if cards is not None:
+                plans.append(Plan(index, gear, cards))
+        return plans
+    playable = playable_in_hand(car)
+    plans = []
+    for gear in reachable_gears(car):
+        for cards in sorted(set(combinations(playable, gear))):
+            plans.append(Plan(index, gear, cards))
+    return plans
+
+
+def check_plan(state: RaceState, plan: Plan) -> None:
+    """Raise IllegalAction naming the rule if ``plan`` is not legal for its car now."""
+    car = state.cars[plan.car]
+    if not LOWEST_GEAR <= plan.gear <= HIGHEST_GEAR:
+        raise IllegalAction("gear.range", f"gear {plan.gear} is outside 1-4")
+    step = abs(plan.gear - car.gear)
+    if step > 2:
+        raise IllegalAction("gear.shift.no-three", f"shift from {car.gear} to {plan.gear}")
+    if step == 2 and car.engine < 1:
+        raise IllegalAction("gear.shift.two-costs-heat",
+                            "a two-gear shift needs a Heat in the engine")
+    if remove(car.hand, plan.cards) is None:
+        raise IllegalAction("play.playable-cards",
+                            f"cards {' '.join(plan.cards)} are not all in the hand")
+    if len(plan.cards) != plan.gear:
+        raise IllegalAction("play.card-count",
+                            f"gear {plan.gear} plays {plan.gear} cards, not {len(plan.cards)}")
+    if tuple(plan.cards) != canonical(plan.cards):
+        raise IllegalAction("play.card-count", "cards must be listed in canonical order")
+    if HEAT in plan.cards:
+        if not is_cluttered(car):
+            raise IllegalAction("play.heat-not-playable",
+                                "Heat cannot be played while a legal play exists")
+        if plan.gear not in free_gears(car):
+            raise IllegalAction("ruling.cluttered-gear",
+                                "a cluttered hand may only stay or shift by one")
+        if plan.cards != cluttered_play(car, plan.gear):
+            raise IllegalAction("play.cluttered",
+                                "a cluttered hand plays all its playable cards plus Heat")
+    elif is_cluttered(car):
+        raise IllegalAction("play.cluttered", "the hand is cluttered")
+
+
+@implements("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
+            "ruling.simultaneous-planning")
+def apply_plan(state: RaceState, plan: Plan, events: list[Event]) -> RaceState:
+    """Shift (paying one Heat for two steps) and put the cards face down in the play area."""
+    car = state.cars[plan.car]
+    hand = remove(car.hand, plan.cards)
+    assert hand is not None
+    engine, discard = car.engine, car.discard
+    if abs(plan.gear - car.gear) == 2:
+        engine -= 1
+        discard = canonical((*discard, HEAT))
+        events.append(event("paid-heat", plan.car, amount=1, cause="shift"))
+    if plan.gear != car.gear:
+        events.append(event("shifted", plan.car, gear=plan.gear))
+    events.append(event("played", plan.car, cards=plan.cards))
+    new_car = replace(car, gear=plan.gear, engine=engine, discard=discard, hand=hand,
+                      played=plan.cards)
+    return replace(state.with_car(plan.car, new_car), cursor=state.cursor + 1)
+
+
+def card_speed(cards: tuple[str, ...]) -> int:
+    """The printed speed of the cards (Stress adds what its flip finds, later)."""
+    return sum(VALUE[c] for c in cards)

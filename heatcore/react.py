@@ -1,0 +1,94 @@
+"""Steps 4-5: adrenaline and react (cooldown, boost), each resolved once, in any order."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    EndReact,
+)
+from heatcore.cards import HEAT, canonical, remove
+from heatcore.errors import IllegalAction
+from heatcore.events import Event, event
+from heatcore.placement import move_car
+from heatcore.registry import implements
+from heatcore.state import RaceState, Stage, Turn
+
+#: Cooldown by gear (``react.cooldown``).
+COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
+
+
+def react_choices(state: RaceState, turn: Turn) -> list[Action]:
+    """The react actions open now, in canonical order (``end react`` last)."""
+    car = state.cars[turn.car]
+    heat_in_hand = car.hand.count(HEAT)
+    out: list[Action] = []
+    if not turn.cooldown_used:
+        out += [Cooldown(turn.car, n) for n in range(1, min(COOLDOWN[car.gear], heat_in_hand) + 1)]
+    if turn.adrenaline and not turn.adrenaline_cooldown_used and heat_in_hand:
+        out.append(AdrenalineCooldown(turn.car))
+    if turn.adrenaline and not turn.adrenaline_move_used:
+        out.append(AdrenalineMove(turn.car))
+    if not turn.boosted and car.engine >= 1:
+        out.append(Boost(turn.car))
+    out.append(EndReact(turn.car))
+    return out
+
+
+def check_react(state: RaceState, turn: Turn, action: Action) -> None:
+    """Raise IllegalAction naming the rule if the react action is not open now."""
+    car = state.cars[turn.car]
+    if isinstance(action, Cooldown):
+        if turn.cooldown_used:
+            raise IllegalAction("react.any-order", "the gear's cooldown was already used")
+        if action.amount < 1 or action.amount > COOLDOWN[car.gear]:
+            raise IllegalAction("react.cooldown",
+                                f"gear {car.gear} gives cooldown {COOLDOWN[car.gear]}")
+        if action.amount > car.hand.count(HEAT):
+            raise IllegalAction("react.cooldown", "cooldown takes Heat only from the hand")
+    elif isinstance(action, AdrenalineCooldown | AdrenalineMove):
+        if not turn.adrenaline:
+            raise IllegalAction("adrenaline.who", "this car has no adrenaline this round")
+        used = (turn.adrenaline_cooldown_used if isinstance(action, AdrenalineCooldown)
+                else turn.adrenaline_move_used)
+        if used:
+            raise IllegalAction("react.any-order", "each adrenaline effect is used once")
+        if isinstance(action, AdrenalineCooldown) and not car.hand.count(HEAT):
+            raise IllegalAction("react.cooldown", "cooldown takes Heat only from the hand")
+    elif isinstance(action, Boost):
+        if turn.boosted:
+            raise IllegalAction("react.boost", "boost is allowed once per turn")
+        if car.engine < 1:
+            raise IllegalAction("react.boost", "boost needs a Heat in the engine")
+
+
+@implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects",
+            "speed.turn-total", "ruling.blocked-extra-move")
+def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event]) -> RaceState:
+    """Resolve one react action (already checked)."""
+    car = state.cars[turn.car]
+    if isinstance(action, Cooldown | AdrenalineCooldown):
+        amount = action.amount if isinstance(action, Cooldown) else 1
+        hand = remove(car.hand, (HEAT,) * amount)
+        assert hand is not None
+        events.append(event("cooled", turn.car, amount=amount))
+        state = state.with_car(turn.car, replace(car, hand=hand, engine=car.engine + amount))
+        if isinstance(action, Cooldown):
+            return replace(state, turn=replace(turn, cooldown_used=True))
+        return replace(state, turn=replace(turn, adrenaline_cooldown_used=True))
+    if isinstance(action, AdrenalineMove):
+        events.append(event("adrenaline", turn.car, speed=turn.speed + 1))
+        state = move_car(state, turn.car, 1, "adrenaline", events)
+        return replace(state, turn=replace(turn, adrenaline_move_used=True, speed=turn.speed + 1))
+    if isinstance(action, Boost):
+        events.append(event("paid-heat", turn.car, amount=1, cause="boost"))
+        new_car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))
+        return replace(state.with_car(turn.car, new_car),
+                       turn=replace(turn, boosted=True, stage=Stage.BOOST, flips_left=1))
+    assert isinstance(action, EndReact)
+    return replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))

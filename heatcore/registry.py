@@ -1,0 +1,161 @@
+"""The rule registry: rule and ruling entries loaded from ``spec/``, looked up by stable ID.
+
+Nothing here knows about a particular game: a ruleset is a folder of TOML chapters
+(``rules/NN-*.toml``) plus an optional ``rulings.toml``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: rule ID -> qualified names of the functions that implement it (filled by ``implements``).
+IMPLEMENTATIONS: dict[str, list[str]] = {}
+
+
+def implements(*rule_ids: str) -> Callable[[F], F]:
+    """Mark a function as the place where the given rules are carried out."""
+
+    def mark(func: F) -> F:
+        for rule_id in rule_ids:
+            IMPLEMENTATIONS.setdefault(rule_id, []).append(f"{func.__module__}.{func.__qualname__}")
+        return func
+
+    return mark
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a rule comes from: a document and its section heading."""
+
+    document: str
+    section: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One rule or ruling of a ruleset."""
+
+    id: str
+    kind: str  # "rule" or "ruling"
+    title: str
+    chapter: str
+    text: str
+    source: Source | None = None
+    example: str = ""
+    question: str = ""
+    reasoning: str = ""
+    alternatives: tuple[str, ...] = ()
+    refines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A chapter of the rule text, in rulebook order."""
+
+    id: str
+    title: str
+    order: int
+    summary: str
+    rule_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """All chapters, rules and rulings of one ruleset."""
+
+    chapters: tuple[Chapter, ...]
+    entries: dict[str, Entry] = field(repr=False)
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self.entries
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries.values())
+
+    def __getitem__(self, rule_id: str) -> Entry:
+        return self.entries[rule_id]
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        """Every rule and ruling ID, in rulebook order (rulings last)."""
+        return tuple(self.entries)
+
+
+def spec_dir() -> Path:
+    """The ``spec/`` folder: at the repository root, or shipped inside the package."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "spec", here / "_spec"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("spec/ folder not found next to the heatcore package")
+
+
+def _source(raw: dict[str, Any] | None) -> Source | None:
+    if raw is None:
+        return None
+    return Source(document=str(raw["document"]), section=str(raw["section"]))
+
+
+def load_ruleset(folder: Path) -> Ruleset:
+    """Read the chapters in ``folder/rules`` and the rulings in ``folder/rulings.toml``."""
+    entries: dict[str, Entry] = {}
+    chapters: list[Chapter] = []
+
+    def add(entry: Entry) -> None:
+        if entry.id in entries:
+            raise ValueError(f"duplicate rule ID {entry.id!r} in {folder}")
+        entries[entry.id] = entry
+
+    for path in sorted((folder / "rules").glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        head = data["chapter"]
+        ids = []
+        for raw in data.get("rule", []):
+            add(
+                Entry(
+                    id=raw["id"],
+                    kind="rule",
+                    title=raw["title"],
+                    chapter=head["id"],
+                    text=raw["text"].strip(),
+                    source=_source(raw.get("source")),
+                    example=raw.get("example", "").strip(),
+                )
+            )
+            ids.append(raw["id"])
+        chapters.append(
+            Chapter(head["id"], head["title"], int(head["order"]), head.get("summary", ""), tuple(ids))
+        )
+    rulings_path = folder / "rulings.toml"
+    if rulings_path.exists():
+        data = tomllib.loads(rulings_path.read_text(encoding="utf-8"))
+        for raw in data.get("ruling", []):
+            add(
+                Entry(
+                    id=raw["id"],
+                    kind="ruling",
+                    title=raw["title"],
+                    chapter="rulings",
+                    text=raw["decision"].strip(),
+                    source=_source(raw.get("source")),
+                    question=raw.get("question", "").strip(),
+                    reasoning=raw.get("reasoning", "").strip(),
+                    alternatives=tuple(raw.get("alternatives", ())),
+                    refines=tuple(raw.get("rules", ())),
+                )
+            )
+    chapters.sort(key=lambda c: c.order)
+    return Ruleset(tuple(chapters), entries)
+
+
+@cache
+def ruleset() -> Ruleset:
+    """The ruleset in this repository's ``spec/``."""
+    return load_ruleset(spec_dir())

@@ -1,0 +1,54 @@
+"""The round: turn order, who gets adrenaline, and the end of a round (finishing, ranking)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from heatcore.events import Event, event
+from heatcore.registry import implements
+from heatcore.state import Phase, RaceState
+
+
+@implements("order.fixed-at-round-start")
+def standing(state: RaceState, cars: tuple[int, ...]) -> tuple[int, ...]:
+    """``cars`` from the leader back: furthest position first, racing line first in a space."""
+    return tuple(sorted(cars, key=lambda i: (-state.cars[i].position,
+                                             not state.cars[i].racing_line)))
+
+
+@implements("adrenaline.who", "adrenaline.count-fixed")
+def adrenaline_count(starting_cars: int) -> int:
+    """How many cars get adrenaline: 2 if the race started with 5 or more cars, else 1."""
+    return 2 if starting_cars >= 5 else 1
+
+
+@implements("adrenaline.who", "ruling.adrenaline-order")
+def has_adrenaline(state: RaceState, car: int) -> bool:
+    """Whether ``car`` is among the last cars of this round's fixed turn order."""
+    return state.order.index(car) >= len(state.order) - adrenaline_count(len(state.cars))
+
+
+@implements("round.sequence", "order.fixed-at-round-start")
+def start_round(state: RaceState, events: list[Event]) -> RaceState:
+    """Fix the turn order from the standing and open steps 1-2."""
+    order = standing(state, state.on_track())
+    events.append(event("round-started", None, round=state.round + 1,
+                        order=tuple(f"P{i + 1}" for i in order)))
+    return replace(state, round=state.round + 1, phase=Phase.PLAN, order=order, cursor=0,
+                   turn=None)
+
+
+@implements("finish.ranking", "finish.removed")
+def end_round(state: RaceState, events: list[Event]) -> RaceState:
+    """Rank the cars that finished this round (furthest first, racing line first), remove
+    them from the track, and start the next round unless every car has finished."""
+    finishers = standing(state, tuple(i for i in state.order if state.has_finished(i)))
+    ranking = state.ranking
+    for car in finishers:
+        ranking += (car,)
+        events.append(event("ranked", car, place=len(ranking)))
+    state = replace(state, ranking=ranking, turn=None)
+    if len(ranking) == len(state.cars):
+        events.append(event("race-over", None, ranking=tuple(f"P{i + 1}" for i in ranking)))
+        return replace(state, phase=Phase.OVER, order=(), cursor=0)
+    return start_round(state, events)

@@ -1,0 +1,146 @@
+"""Race state values: immutable, complete (deck orders included) and comparable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from heatcore.cards import Card
+from heatcore.track import Track
+
+
+class Phase(str, Enum):
+    """Where the round is."""
+
+    PLAN = "plan"  # steps 1-2: cars choose gear and cards, one at a time in turn order
+    TURN = "turn"  # steps 3-9 of the car at ``cursor``
+    OVER = "over"  # every car has finished
+
+
+class Stage(str, Enum):
+    """Where the acting car's turn (steps 3-9) is."""
+
+    REVEAL = "reveal"  # flipping for the Stress cards played
+    REACT = "react"  # waiting for a react choice
+    BOOST = "boost"  # flipping for a boost
+    SLIPSTREAM = "slipstream"  # waiting for the slipstream choice
+    DISCARD = "discard"  # waiting for the discard choice
+    REPLENISH = "replenish"  # drawing back to 7
+
+
+@dataclass(frozen=True, slots=True)
+class Car:
+    """One player's car and cards. Hand and discard are multisets in canonical order;
+    the deck is ordered, top card first."""
+
+    position: int
+    racing_line: bool
+    gear: int
+    engine: int
+    hand: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    played: tuple[Card, ...] = ()
+    flipped: tuple[Card, ...] = ()
+
+    @property
+    def spot(self) -> tuple[int, bool]:
+        """(position, on the racing line)."""
+        return (self.position, self.racing_line)
+
+    @property
+    def play_area(self) -> tuple[Card, ...]:
+        """Cards in front of the player: those played, then those found by flips."""
+        return self.played + self.flipped
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The acting car's progress through steps 3-9.
+
+    ``speed`` is the turn's speed so far; ``to_move`` the spaces to move once the pending
+    flips (``flips_left``) are resolved.
+    """
+
+    car: int
+    stage: Stage
+    start_position: int
+    speed: int = 0
+    to_move: int = 0
+    flips_left: int = 0
+    adrenaline: bool = False
+    cooldown_used: bool = False
+    adrenaline_move_used: bool = False
+    adrenaline_cooldown_used: bool = False
+    boosted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RaceState:
+    """The whole race at one moment.
+
+    ``order`` is this round's turn order (cars still racing); ``cursor`` indexes it: the car
+    to plan next (phase PLAN) or the car acting (phase TURN). ``shuffle`` names the car whose
+    discard pile must be shuffled into its deck before play goes on (a chance point).
+    """
+
+    track: Track
+    laps: int
+    cars: tuple[Car, ...]
+    supply: int
+    round: int
+    phase: Phase
+    order: tuple[int, ...]
+    cursor: int
+    turn: Turn | None = None
+    shuffle: int | None = None
+    ranking: tuple[int, ...] = ()
+    modules: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        from heatcore.notation import state_to_json
+
+        return f"state_from_json({state_to_json(self)!r})"
+
+    @property
+    def finish_position(self) -> int:
+        """The last position before the final finish line."""
+        return self.track.finish_position(self.laps)
+
+    def has_finished(self, car: int) -> bool:
+        """Whether the car has crossed the final finish line."""
+        return self.cars[car].position > self.finish_position
+
+    def on_track(self) -> tuple[int, ...]:
+        """Cars still on the track (not yet ranked and removed)."""
+        ranked = set(self.ranking)
+        return tuple(i for i in range(len(self.cars)) if i not in ranked)
+
+    def actor(self) -> int | None:
+        """The car whose decision or chance outcome is awaited; None when the race is over."""
+        if self.shuffle is not None:
+            return self.shuffle
+        if self.phase is Phase.PLAN:
+            return self.order[self.cursor]
+        if self.turn is not None:
+            return self.turn.car
+        return None
+
+    def is_chance(self) -> bool:
+        """Whether the next input is a chance outcome (a shuffle)."""
+        return self.shuffle is not None
+
+    def is_over(self) -> bool:
+        """Whether every car has finished."""
+        return self.phase is Phase.OVER
+
+    def with_car(self, index: int, car: Car) -> RaceState:
+        """This state with one car replaced."""
+        cars = list(self.cars)
+        cars[index] = car
+        return replace(self, cars=tuple(cars))
+
+
+def car_name(index: int) -> str:
+    """The public name of a car: P1, P2, ..."""
+    return f"P{index + 1}"

@@ -1,0 +1,132 @@
+"""Validity: a named set of invariant checks. ``status(state)`` returns every problem."""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import Flag, auto
+
+from heatcore.cards import ALL_CARDS, BOX_STRESS, HEAT, STRESS, canonical, fixed_cards
+from heatcore.errors import InvalidState
+from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
+from heatcore.rounds import standing
+from heatcore.state import Phase, RaceState, Stage
+
+
+class Problem(Flag):
+    """Each flag names one broken invariant (with the rule it comes from)."""
+
+    NONE = 0
+    UNKNOWN_CARD = auto()  # setup.deck
+    CARD_COUNT = auto()  # setup.deck: each car's non-Heat, non-Stress cards never change
+    HEAT_COUNT = auto()  # setup.engine: engine+hand+deck+discard+play area = track heat + 1
+    STRESS_COUNT = auto()  # setup.stress-supply: stress in decks + supply = the box's 37
+    GEAR_RANGE = auto()  # gear.range
+    SPOT_OCCUPANCY = auto()  # place.racing-line-first: no spot holds two cars
+    TURN_ORDER = auto()  # order.fixed-at-round-start
+    PHASE = auto()  # round.sequence: phase, cursor, turn and shuffle agree
+    PLAY_AREA = auto()  # play.card-count: played cards only between plan and replenish
+    RANKING = auto()  # finish.ranking: ranked cars have finished, once each
+    NOT_CANONICAL = auto()  # hand and discard in canonical order
+
+
+RULE_OF: dict[Problem, str] = {
+    Problem.UNKNOWN_CARD: "setup.deck",
+    Problem.CARD_COUNT: "setup.deck",
+    Problem.HEAT_COUNT: "setup.engine",
+    Problem.STRESS_COUNT: "setup.stress-supply",
+    Problem.GEAR_RANGE: "gear.range",
+    Problem.SPOT_OCCUPANCY: "place.racing-line-first",
+    Problem.TURN_ORDER: "order.fixed-at-round-start",
+    Problem.PHASE: "round.sequence",
+    Problem.PLAY_AREA: "play.card-count",
+    Problem.RANKING: "finish.ranking",
+    Problem.NOT_CANONICAL: "round.sequence",
+}
+
+
+def _cards_problems(state: RaceState) -> Problem:
+    found = Problem.NONE
+    fixed = fixed_cards()
+    stress_total = state.supply
+    for car in state.cars:
+        every = car.hand + car.deck + car.discard + car.played + car.flipped
+        if any(c not in ALL_CARDS for c in every):
+            found |= Problem.UNKNOWN_CARD
+        counts = Counter(every)
+        if Counter({c: n for c, n in counts.items() if c not in (HEAT, STRESS)}) != fixed:
+            found |= Problem.CARD_COUNT
+        if counts[HEAT] + car.engine != state.track.heat + 1 or car.engine < 0:
+            found |= Problem.HEAT_COUNT
+        stress_total += counts[STRESS]
+        if counts[STRESS] < state.track.stress:
+            found |= Problem.STRESS_COUNT
+        if car.hand != canonical(car.hand) or car.discard != canonical(car.discard):
+            found |= Problem.NOT_CANONICAL
+    if stress_total != BOX_STRESS or state.supply < 0:
+        found |= Problem.STRESS_COUNT
+    return found
+
+
+def _order_problems(state: RaceState) -> Problem:
+    found = Problem.NONE
+    racing = state.on_track()
+    if state.phase is Phase.OVER:
+        if racing or state.turn is not None:
+            found |= Problem.PHASE
+        return found
+    if sorted(state.order) != sorted(racing) or not 0 <= state.cursor < max(1, len(state.order)):
+        return found | Problem.TURN_ORDER | Problem.PHASE
+    waiting = state.order[state.cursor + (1 if state.phase is Phase.TURN else 0):]
+    if state.phase is Phase.PLAN:
+        waiting = state.order
+    if standing(state, waiting) != waiting:
+        found |= Problem.TURN_ORDER
+    return found
+
+
+def _phase_problems(state: RaceState) -> Problem:
+    found = Problem.NONE
+    if (state.phase is Phase.TURN) != (state.turn is not None):
+        found |= Problem.PHASE
+    if state.turn is not None and (not state.order or state.turn.car != state.order[state.cursor]):
+        found |= Problem.PHASE
+    if state.shuffle is not None:
+        if state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck:
+            found |= Problem.PHASE
+    for position, index in enumerate(state.order):
+        car = state.cars[index]
+        planned = (state.phase is Phase.PLAN and position < state.cursor) or (
+            state.phase is Phase.TURN and position >= state.cursor)
+        acting = state.turn is not None and state.turn.car == index
+        if acting and state.turn is not None and state.turn.stage is Stage.REPLENISH:
+            planned = False
+        if not planned and (car.played or car.flipped) and not acting:
+            found |= Problem.PLAY_AREA
+        if planned and not acting and len(car.played) != car.gear:
+            found |= Problem.PLAY_AREA
+    return found
+
+
+def status(state: RaceState) -> Problem:
+    """Every invariant the state breaks (``Problem.NONE`` when valid)."""
+    found = _cards_problems(state) | _order_problems(state) | _phase_problems(state)
+    for car in state.cars:
+        if not LOWEST_GEAR <= car.gear <= HIGHEST_GEAR:
+            found |= Problem.GEAR_RANGE
+    spots = [state.cars[i].spot for i in state.on_track()]
+    if len(spots) != len(set(spots)):
+        found |= Problem.SPOT_OCCUPANCY
+    ranked = state.ranking
+    if len(set(ranked)) != len(ranked) or any(not state.has_finished(i) for i in ranked):
+        found |= Problem.RANKING
+    return found
+
+
+def validate(state: RaceState) -> RaceState:
+    """Return the state if valid; else raise InvalidState naming every problem and rule."""
+    problems = status(state)
+    if problems:
+        names = [f"{p.name} ({RULE_OF[p]})" for p in Problem if p and p in problems]
+        first = next(p for p in Problem if p and p in problems)
+        raise InvalidState(RULE_OF[first], "invalid state: " + ", ".join(names))
+    return state
