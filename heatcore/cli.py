@@ -63,7 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``heatcore`` command."""
     argv = sys.argv[1:] if argv is None else argv
-    delegated = {"prove": "proofs.runner"}
+    delegated = {
+        "prove": "proofs.runner",
+        "golden": "heatcore.golden",
+        "serve": "heatcore.conformance.serve",
+        "conform": "heatcore.conformance.harness",
+        "fixtures": "heatcore.conformance.fixtures",
+    }
     if argv and argv[0] in delegated:
         return _delegate(delegated[argv[0]], argv[1:])
     args = build_parser().parse_args(argv)
