@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from heatcore.values import replace
 from itertools import combinations
 
 from heatcore.actions import Discard, Shuffle
@@ -25,7 +25,7 @@ def discard_choices(state: RaceState, car: int) -> list[Discard]:
     cards = discardable(state, car)
     out = []
     for size in range(len(cards) + 1):
-        for chosen in sorted(set(combinations(cards, size))):
+        for chosen in dict.fromkeys(combinations(cards, size)):
             out.append(Discard(car, chosen))
     return out
 

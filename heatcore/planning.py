@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from heatcore.values import replace
 from itertools import combinations
 
 from heatcore.actions import Plan
@@ -65,7 +65,7 @@ def legal_plans(state: RaceState, index: int) -> list[Plan]:
     playable = playable_in_hand(car)
     plans = []
     for gear in reachable_gears(car):
-        for cards in sorted(set(combinations(playable, gear))):
+        for cards in dict.fromkeys(combinations(playable, gear)):
             plans.append(Plan(index, gear, cards))
     return plans
 
