@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from heatcore.values import replace
 from itertools import combinations
 
 from heatcore.actions import Discard, Shuffle
@@ -12,6 +11,7 @@ from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
+from heatcore.values import replace
 
 
 def discardable(state: RaceState, car: int) -> tuple[str, ...]:
@@ -56,10 +56,12 @@ def apply_discard(state: RaceState, turn: Turn, action: Discard,
 def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     """Played cards and the basic cards found by flips go to the discard pile."""
     car = state.cars[turn.car]
+    replenish = replace(turn, stage=Stage.REPLENISH)
     if car.play_area:
-        state = state.with_car(turn.car, replace(car, discard=canonical(car.discard + car.play_area),
-                                                 played=(), flipped=()))
-    return replace(state, turn=replace(turn, stage=Stage.REPLENISH))
+        discard = canonical(car.discard + car.play_area)
+        return state.with_car(turn.car, replace(car, discard=discard, played=(), flipped=()),
+                              turn=replenish)
+    return replace(state, turn=replenish)
 
 
 @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
@@ -102,4 +104,4 @@ def apply_shuffle(state: RaceState, action: Shuffle, events: list[Event]) -> Rac
     car = state.cars[action.car]
     events.append(event("shuffled", action.car, cards=len(action.order)))
     new_car = replace(car, deck=tuple(action.order), discard=())
-    return replace(state.with_car(action.car, new_car), shuffle=None)
+    return state.with_car(action.car, new_car, shuffle=None)

@@ -8,17 +8,18 @@ import random
 import sys
 from pathlib import Path
 
-from heatcore.driver import greedy_policy, play, random_policy
+from heatcore.batch import POLICIES, run_races
+from heatcore.driver import play
 from heatcore.errors import RulesError
 from heatcore.racelog import load_race, save_race
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
 from heatcore.track import track_ids
 
-POLICIES = {"greedy": greedy_policy, "random": random_policy}
-
 
 def _race(args: argparse.Namespace) -> int:
+    if args.count > 1:
+        return _race_batch(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps)
     race = play(setup, POLICIES[args.policy], rng)
@@ -26,6 +27,24 @@ def _race(args: argparse.Namespace) -> int:
     if args.json:
         save_race(race, Path(args.json))
         print(f"Action log written to {args.json} ({len(race.actions)} actions)")
+    return 0
+
+
+def _race_batch(args: argparse.Namespace) -> int:
+    """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``."""
+    if args.json:
+        print("heatcore: --json writes one race; it cannot be used with --count",
+              file=sys.stderr)
+        return 2
+    seeds = list(range(args.seed, args.seed + args.count))
+    summary = run_races(args.track, args.players, seeds, args.laps, args.policy,
+                        args.workers)
+    print(f"races: {summary.races}")
+    print(f"actions: {summary.actions}")
+    print(f"workers: {summary.workers}")
+    print(f"time: {summary.seconds:.3f} s")
+    print(f"races/s: {summary.races_per_second:.1f}")
+    print(f"actions/s: {summary.actions_per_second:.0f}")
     return 0
 
 
@@ -42,6 +61,13 @@ def _delegate(module: str, argv: list[str]) -> int:
     return code
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
@@ -53,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--laps", type=int, default=None, help="override the track's laps")
     race.add_argument("--policy", default="greedy", choices=sorted(POLICIES))
     race.add_argument("--json", metavar="FILE", help="write the action log here")
+    race.add_argument("--count", type=_positive, default=1,
+                      help="play N races (seeds seed..seed+N-1) and print a summary")
+    race.add_argument("--workers", type=_positive, default=1,
+                      help="spread the races over W processes")
     race.set_defaults(func=_race)
     rep = sub.add_parser("replay", help="play back an action log written by race --json")
     rep.add_argument("file")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.events import Event, event
 from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
 from heatcore.state import RaceState, Turn
+from heatcore.values import replace
 
 
 @implements("corner.spin", "ruling.stress-supply")
@@ -25,6 +24,8 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
     go back before that line, take Stress, drop to gear 1, and check no further."""
     car = state.cars[turn.car]
     lines = state.track.corner_lines(turn.start_position, car.position, state.laps)
+    if not lines:
+        return state
     for line in lines:
         excess = turn.speed - line.limit
         if excess <= 0:

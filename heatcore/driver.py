@@ -79,12 +79,14 @@ def greedy_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Rando
             return best[-1] if best else action
     turn = state.turn
     speed = turn.speed if turn else 0
+    now = _corner_cost(state, car, speed, 0)
     for action in legal:
-        if isinstance(action, AdrenalineMove) and _corner_cost(state, car, speed + 1, 1) <= _corner_cost(state, car, speed, 0):
+        if isinstance(action, AdrenalineMove) and _corner_cost(state, car, speed + 1, 1) <= now:
             return action
-        if isinstance(action, Boost) and me.engine > 1 and _corner_cost(state, car, speed + 4, 4) == 0:
+        if (isinstance(action, Boost) and me.engine > 1
+                and _corner_cost(state, car, speed + 4, 4) == 0):
             return action
-        if isinstance(action, Slipstream) and _corner_cost(state, car, speed, 2) <= _corner_cost(state, car, speed, 0):
+        if isinstance(action, Slipstream) and _corner_cost(state, car, speed, 2) <= now:
             return action
     if isinstance(first, Discard):
         zeros = [a for a in legal if isinstance(a, Discard) and a.cards == (UPGRADE_0,)]

@@ -8,8 +8,6 @@ action; ``legal_actions`` is empty there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.actions import (
     Action,
     AdrenalineCooldown,
@@ -43,6 +41,7 @@ from heatcore.reveal import finish_flips, flip_once, reveal
 from heatcore.rounds import end_round, has_adrenaline
 from heatcore.slipstream import apply_slipstream, can_slipstream
 from heatcore.state import Phase, RaceState, Stage, Turn
+from heatcore.values import replace
 
 REACT_ACTIONS = (Cooldown, AdrenalineCooldown, AdrenalineMove, Boost, EndReact)
 
@@ -71,7 +70,8 @@ def check_action(state: RaceState, action: Action) -> None:
         check_shuffle(state, action)
         return
     if state.shuffle is not None:
-        raise IllegalAction("deck.reshuffle", f"a shuffle of P{state.shuffle + 1}'s deck is awaited")
+        raise IllegalAction("deck.reshuffle",
+                            f"a shuffle of P{state.shuffle + 1}'s deck is awaited")
     if state.phase is Phase.OVER:
         raise IllegalAction("finish.removed", "the race is over")
     actor = state.actor()

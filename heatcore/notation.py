@@ -144,31 +144,31 @@ class _Reader:
             raise MalformedInput("round.sequence", f"{self.path}.{key} is missing")
         return self.data[key]
 
-    def int(self, key: str, rule: str = "round.sequence") -> int:
+    def get_int(self, key: str, rule: str = "round.sequence") -> int:
         value = self.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or abs(value) > _MAX_INT:
             raise MalformedInput(rule, f"{self.path}.{key} must be an integer of sane size")
         return value
 
-    def bool(self, key: str) -> bool:
+    def get_bool(self, key: str) -> bool:
         value = self.get(key)
         if not isinstance(value, bool):
             raise MalformedInput("round.sequence", f"{self.path}.{key} must be true or false")
         return value
 
-    def str(self, key: str) -> str:
+    def get_str(self, key: str) -> str:
         value = self.get(key)
         if not isinstance(value, str):
             raise MalformedInput("round.sequence", f"{self.path}.{key} must be a string")
         return value
 
-    def cards(self, key: str, rule: str = "setup.deck") -> tuple[Card, ...]:
+    def get_cards(self, key: str, rule: str = "setup.deck") -> tuple[Card, ...]:
         value = self.get(key)
         if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
             raise MalformedInput(rule, f"{self.path}.{key} must be a list of card tokens")
         return parse_cards(value, rule)
 
-    def cars(self, key: str, count: int) -> tuple[int, ...]:
+    def get_cars(self, key: str, count: int) -> tuple[int, ...]:
         value = self.get(key)
         if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
             raise MalformedInput("round.sequence", f"{self.path}.{key} must be a list of cars")
@@ -180,30 +180,31 @@ class _Reader:
 
 def _car_from(data: Any, index: int) -> Car:
     r = _Reader(data, f"cars[{index}]")
-    if r.str("id") != car_name(index):
+    if r.get_str("id") != car_name(index):
         raise MalformedInput("round.sequence", f"cars[{index}].id must be {car_name(index)}")
-    return Car(position=r.int("position"), racing_line=r.bool("racing_line"),
-               gear=r.int("gear", "gear.range"), engine=r.int("engine", "setup.engine"),
-               hand=canonical(r.cards("hand")), deck=r.cards("deck"),
-               discard=canonical(r.cards("discard")), played=canonical(r.cards("played")),
-               flipped=r.cards("flipped"))
+    return Car(position=r.get_int("position"), racing_line=r.get_bool("racing_line"),
+               gear=r.get_int("gear", "gear.range"), engine=r.get_int("engine", "setup.engine"),
+               hand=canonical(r.get_cards("hand")), deck=r.get_cards("deck"),
+               discard=canonical(r.get_cards("discard")), played=canonical(r.get_cards("played")),
+               flipped=r.get_cards("flipped"))
 
 
 def _turn_from(data: Any, count: int) -> Turn:
     r = _Reader(data, "turn")
-    car = parse_car(r.str("car"))
+    car = parse_car(r.get_str("car"))
     if car >= count:
         raise MalformedInput("round.sequence", "turn.car names an unknown car")
     try:
-        stage = Stage(r.str("stage"))
+        stage = Stage(r.get_str("stage"))
     except ValueError:
         raise MalformedInput("round.sequence", "turn.stage is not a known stage") from None
-    return Turn(car=car, stage=stage, start_position=r.int("start_position"),
-                speed=r.int("speed"), to_move=r.int("to_move"), flips_left=r.int("flips_left"),
-                adrenaline=r.bool("adrenaline"), cooldown_used=r.bool("cooldown_used"),
-                adrenaline_move_used=r.bool("adrenaline_move_used"),
-                adrenaline_cooldown_used=r.bool("adrenaline_cooldown_used"),
-                boosted=r.bool("boosted"))
+    return Turn(car=car, stage=stage, start_position=r.get_int("start_position"),
+                speed=r.get_int("speed"), to_move=r.get_int("to_move"),
+                flips_left=r.get_int("flips_left"),
+                adrenaline=r.get_bool("adrenaline"), cooldown_used=r.get_bool("cooldown_used"),
+                adrenaline_move_used=r.get_bool("adrenaline_move_used"),
+                adrenaline_cooldown_used=r.get_bool("adrenaline_cooldown_used"),
+                boosted=r.get_bool("boosted"))
 
 
 def state_from_dict(data: Any) -> RaceState:
@@ -212,13 +213,13 @@ def state_from_dict(data: Any) -> RaceState:
     r = _Reader(data, "state")
     if r.get("format") != STATE_FORMAT:
         raise MalformedInput("round.sequence", f"state.format must be {STATE_FORMAT!r}")
-    track = load_track(r.str("track"))
+    track = load_track(r.get_str("track"))
     raw_cars = r.get("cars")
     if not isinstance(raw_cars, list):
         raise MalformedInput("round.sequence", "state.cars must be a list")
     cars = tuple(_car_from(c, i) for i, c in enumerate(raw_cars))
     try:
-        phase = Phase(r.str("phase"))
+        phase = Phase(r.get_str("phase"))
     except ValueError:
         raise MalformedInput("round.sequence", "state.phase is not a known phase") from None
     modules = r.get("modules")
@@ -229,12 +230,12 @@ def state_from_dict(data: Any) -> RaceState:
         raise MalformedInput("deck.reshuffle", "state.shuffle must be a car name or null")
     raw_turn = r.get("turn")
     return RaceState(
-        track=track, laps=r.int("laps", "setup.track-laps"), cars=cars,
-        supply=r.int("supply", "setup.stress-supply"), round=r.int("round"), phase=phase,
-        order=r.cars("order", len(cars)), cursor=r.int("cursor"),
+        track=track, laps=r.get_int("laps", "setup.track-laps"), cars=cars,
+        supply=r.get_int("supply", "setup.stress-supply"), round=r.get_int("round"), phase=phase,
+        order=r.get_cars("order", len(cars)), cursor=r.get_int("cursor"),
         turn=None if raw_turn is None else _turn_from(raw_turn, len(cars)),
         shuffle=None if shuffle is None else parse_car(shuffle),
-        ranking=r.cars("ranking", len(cars)),
+        ranking=r.get_cars("ranking", len(cars)),
     )
 
 
@@ -268,11 +269,12 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
 def setup_from_dict(data: Any) -> RaceSetup:
     """Read a race setup from JSON data."""
     r = _Reader(data, "setup")
-    players = r.int("players", "setup.grid")
+    players = r.get_int("players", "setup.grid")
     decks = r.get("decks")
     if not isinstance(decks, list):
         raise MalformedInput("setup.deck", "setup.decks must be a list")
-    return RaceSetup(track=r.str("track"), players=players, laps=r.int("laps", "setup.track-laps"),
-                     grid=r.cars("grid", players),
-                     decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").cards("d")
+    return RaceSetup(track=r.get_str("track"), players=players,
+                     laps=r.get_int("laps", "setup.track-laps"),
+                     grid=r.get_cars("grid", players),
+                     decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").get_cards("d")
                                  for i, d in enumerate(decks)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from heatcore.values import replace
 from itertools import combinations
 
 from heatcore.actions import Plan
@@ -11,6 +10,7 @@ from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.state import Car, RaceState
+from heatcore.values import replace
 
 LOWEST_GEAR = 1
 HIGHEST_GEAR = 4
@@ -31,6 +31,7 @@ def reachable_gears(car: Car) -> tuple[int, ...]:
                                                  if LOWEST_GEAR <= g <= HIGHEST_GEAR}))
 
 
+@implements("play.playable-cards", "play.heat-not-playable")
 def playable_in_hand(car: Car) -> tuple[str, ...]:
     """The hand's cards that may be played normally (all but Heat)."""
     return tuple(c for c in car.hand if c in PLAYABLE)
@@ -70,6 +71,7 @@ def legal_plans(state: RaceState, index: int) -> list[Plan]:
     return plans
 
 
+@implements("play.card-count", "play.playable-cards", "play.heat-not-playable")
 def check_plan(state: RaceState, plan: Plan) -> None:
     """Raise IllegalAction naming the rule if ``plan`` is not legal for its car now."""
     car = state.cars[plan.car]
@@ -120,7 +122,7 @@ def apply_plan(state: RaceState, plan: Plan, events: list[Event]) -> RaceState:
     events.append(event("played", plan.car, cards=plan.cards))
     new_car = replace(car, gear=plan.gear, engine=engine, discard=discard, hand=hand,
                       played=plan.cards)
-    return replace(state.with_car(plan.car, new_car), cursor=state.cursor + 1)
+    return state.with_car(plan.car, new_car, cursor=state.cursor + 1)
 
 
 def card_speed(cards: tuple[str, ...]) -> int:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.actions import (
     Action,
     AdrenalineCooldown,
@@ -18,6 +16,7 @@ from heatcore.events import Event, event
 from heatcore.placement import move_car
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
+from heatcore.values import replace
 
 #: Cooldown by gear (``react.cooldown``).
 COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
@@ -77,10 +76,11 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
         hand = remove(car.hand, (HEAT,) * amount)
         assert hand is not None
         events.append(event("cooled", turn.car, amount=amount))
-        state = state.with_car(turn.car, replace(car, hand=hand, engine=car.engine + amount))
+        new_car = replace(car, hand=hand, engine=car.engine + amount)
         if isinstance(action, Cooldown):
-            return replace(state, turn=replace(turn, cooldown_used=True))
-        return replace(state, turn=replace(turn, adrenaline_cooldown_used=True))
+            return state.with_car(turn.car, new_car, turn=replace(turn, cooldown_used=True))
+        return state.with_car(turn.car, new_car,
+                              turn=replace(turn, adrenaline_cooldown_used=True))
     if isinstance(action, AdrenalineMove):
         events.append(event("adrenaline", turn.car, speed=turn.speed + 1))
         state = move_car(state, turn.car, 1, "adrenaline", events)
@@ -88,7 +88,7 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
     if isinstance(action, Boost):
         events.append(event("paid-heat", turn.car, amount=1, cause="boost"))
         new_car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))
-        return replace(state.with_car(turn.car, new_car),
-                       turn=replace(turn, boosted=True, stage=Stage.BOOST, flips_left=1))
+        return state.with_car(turn.car, new_car,
+                              turn=replace(turn, boosted=True, stage=Stage.BOOST, flips_left=1))
     assert isinstance(action, EndReact)
     return replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))

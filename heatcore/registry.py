@@ -131,7 +131,8 @@ def load_ruleset(folder: Path) -> Ruleset:
             )
             ids.append(raw["id"])
         chapters.append(
-            Chapter(head["id"], head["title"], int(head["order"]), head.get("summary", ""), tuple(ids))
+            Chapter(head["id"], head["title"], int(head["order"]), head.get("summary", ""),
+                    tuple(ids))
         )
     rulings_path = folder / "rulings.toml"
     if rulings_path.exists():

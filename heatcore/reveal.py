@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.cards import HEAT, STRESS, VALUE, canonical, is_basic
 from heatcore.events import Event, event
 from heatcore.placement import move_car
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
+from heatcore.values import replace
 
 
 @implements("reveal.speed", "play.cluttered")
@@ -20,8 +19,7 @@ def reveal(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     if HEAT in car.played:
         events.append(event("cluttered", turn.car, gear=1))
         new_car = replace(car, gear=1, discard=canonical(car.discard + car.played), played=())
-        return replace(state.with_car(turn.car, new_car),
-                       turn=replace(turn, stage=Stage.REPLENISH))
+        return state.with_car(turn.car, new_car, turn=replace(turn, stage=Stage.REPLENISH))
     speed = sum(VALUE[c] for c in car.played)
     flips = car.played.count(STRESS)
     return replace(state, turn=replace(turn, stage=Stage.REVEAL, speed=speed, to_move=speed,
@@ -48,7 +46,7 @@ def flip_once(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
         new_car = replace(car, deck=deck, flipped=(*car.flipped, top))
         new_turn = replace(turn, flips_left=turn.flips_left - 1, speed=turn.speed + VALUE[top],
                            to_move=turn.to_move + VALUE[top])
-        return replace(state.with_car(turn.car, new_car), turn=new_turn)
+        return state.with_car(turn.car, new_car, turn=new_turn)
     events.append(event("flipped", turn.car, card=top, kept=False))
     new_car = replace(car, deck=deck, discard=canonical((*car.discard, top)))
     return state.with_car(turn.car, new_car)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.state import Phase, RaceState
+from heatcore.values import replace
 
 
 @implements("order.fixed-at-round-start")

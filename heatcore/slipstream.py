@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from heatcore.events import Event
 from heatcore.placement import move_car, occupied
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
+from heatcore.values import replace
 
 SLIPSTREAM_SPACES = 2
 

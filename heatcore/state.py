@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 from heatcore.cards import Card
 from heatcore.track import Track
+from heatcore.values import replace
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where the round is."""
 
     PLAN = "plan"  # steps 1-2: cars choose gear and cards, one at a time in turn order
@@ -17,7 +19,7 @@ class Phase(str, Enum):
     OVER = "over"  # every car has finished
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     """Where the acting car's turn (steps 3-9) is."""
 
     REVEAL = "reveal"  # flipping for the Stress cards played
@@ -134,11 +136,11 @@ class RaceState:
         """Whether every car has finished."""
         return self.phase is Phase.OVER
 
-    def with_car(self, index: int, car: Car) -> RaceState:
-        """This state with one car replaced."""
+    def with_car(self, index: int, car: Car, **changes: Any) -> RaceState:
+        """This state with one car replaced (and any other ``changes`` to the state)."""
         cars = list(self.cars)
         cars[index] = car
-        return replace(self, cars=tuple(cars))
+        return replace(self, cars=tuple(cars), **changes)
 
 
 def car_name(index: int) -> str:

@@ -161,7 +161,8 @@ def track_from_dict(data: dict[str, Any]) -> Track:
             raise MalformedInput("setup.spaces-and-spots", f"{where}: a corner must be an object")
         after = _require(raw, "after_space", int, where)
         if not 1 <= after <= spaces:
-            raise MalformedInput("setup.spaces-and-spots", f"{where}: corner after {after} off track")
+            raise MalformedInput("setup.spaces-and-spots",
+                                 f"{where}: corner after {after} off track")
         corners.append(Corner(after, _require(raw, "limit", int, where),
                               _require(raw, "racing_lane_after", int, where)))
     corners.sort(key=lambda c: c.after_space)

@@ -90,9 +90,9 @@ def _phase_problems(state: RaceState) -> Problem:
         found |= Problem.PHASE
     if state.turn is not None and (not state.order or state.turn.car != state.order[state.cursor]):
         found |= Problem.PHASE
-    if state.shuffle is not None:
-        if state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck:
-            found |= Problem.PHASE
+    if state.shuffle is not None and (
+            state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck):
+        found |= Problem.PHASE
     for position, index in enumerate(state.order):
         car = state.cars[index]
         planned = (state.phase is Phase.PLAN and position < state.cursor) or (

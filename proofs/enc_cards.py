@@ -83,18 +83,17 @@ def card_speed(played: Zone) -> z3.ArithRef:
 def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.ArithRef]:
     """reveal.stress-flip, deck.reshuffle, ruling.flip-no-basic: flip deck cards until a
     basic 1-4 turns up; the others go to the discard pile; an empty deck is refilled by
-    shuffling the discard pile (never the play area); with no basic card in deck and
-    discard the flip adds 0 and every flipped card ends on the discard pile.
+    shuffling the discard pile (never the play area). With no basic card in deck or
+    discard pile the flip finds nothing, adds 0 and moves no card.
     The basic card found joins the play area. Returns the zones and the value found."""
     accept = (*BASIC, U0, U5) if enc.bug("flip-accepts-upgrades") else BASIC
     skip_kinds = [k for k in KINDS if k not in accept]
-    resh = z3.And(active, size(z.deck, accept) == 0)
+    found_any = z3.And(active, size(z.deck, accept) + size(z.discard, accept) > 0)
+    resh = z3.And(found_any, size(z.deck, accept) == 0)
     keep_discard = enc.bug("reshuffle-keeps-discard")
     deck1 = {k: z3.If(resh, z.deck[k] + z.discard[k], z.deck[k]) for k in KINDS}
     discard1 = {k: z3.If(resh, z.discard[k] if keep_discard else 0, z.discard[k])
                 for k in KINDS}
-    found_any = z3.And(active, size(deck1, accept) > 0)
-    empty = z3.And(active, z3.Not(found_any))
     pick = enc.int(f"{tag}.pick", lo=0, hi=len(accept) - 1)
     took = {k: z3.If(z3.And(found_any, pick == i), 1, 0) for i, k in enumerate(accept)}
     for k in accept:
@@ -102,18 +101,14 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.Ar
     skips: Zone = {}
     for k in skip_kinds:
         s = enc.int(f"{tag}.skip.{k}", lo=0)
-        enc.rule("reveal.stress-flip", s <= deck1[k],
-                 z3.Implies(z3.Not(active), s == 0))
-        enc.rule("ruling.flip-no-basic", z3.Implies(empty, s == deck1[k]))
+        enc.rule("reveal.stress-flip", s <= deck1[k])
+        enc.rule("ruling.flip-no-basic", z3.Implies(z3.Not(found_any), s == 0))
         skips[k] = s
-    deck2 = {k: deck1[k] - skips.get(k, 0) - took.get(k, 0) for k in KINDS}
-    discard2 = {k: discard1[k] + skips.get(k, 0) for k in KINDS}
+    deck = {k: deck1[k] - skips.get(k, 0) - took.get(k, 0) for k in KINDS}
+    discard = {k: discard1[k] + skips.get(k, 0) for k in KINDS}
     play = {k: z.play[k] + took.get(k, 0) for k in KINDS}
     value = z3.Sum([VALUE[k] * took[k] for k in accept])
-    deck_f = {k: z3.If(active, deck2[k], z.deck[k]) for k in KINDS}
-    discard_f = {k: z3.If(active, discard2[k], z.discard[k]) for k in KINDS}
-    enc.rule("deck.reshuffle", *(deck_f[k] >= 0 for k in KINDS))
-    return z.with_(deck=deck_f, discard=discard_f, play=play), value
+    return z.with_(deck=deck, discard=discard, play=play), value
 
 
 def cooldown(enc: Enc, z: Zones, amount: z3.ArithRef) -> Zones:
@@ -167,19 +162,20 @@ def discard_step(enc: Enc, z: Zones, active: z3.BoolRef) -> tuple[Zones, Zone]:
     return z.with_(hand=shifted(z.hand, out, -1), discard=shifted(z.discard, out)), out
 
 
-def replenish(enc: Enc, z: Zones, active: z3.BoolRef) -> tuple[Zones, z3.BoolRef]:
+def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, z3.BoolRef]:
     """replenish.cleanup, replenish.draw, deck.reshuffle, ruling.reshuffle-includes-played,
     ruling.replenish-empty, ruling.hand-over-limit: the play area goes to the discard pile,
     then the hand is drawn up to 7; an empty deck is refilled by shuffling the discard pile;
-    with both empty the drawing stops; a hand over 7 draws nothing.
+    with both empty the drawing stops; a hand over 7 draws nothing; a car that has
+    finished (``draw`` false, ruling.finished-car-turn) draws nothing.
     Returns the zones and whether a reshuffle happened."""
     if enc.bug("played-cards-stay"):
         discard, play = dict(z.discard), dict(z.play)
     else:
-        discard = {k: z3.If(active, z.discard[k] + z.play[k], z.discard[k]) for k in KINDS}
-        play = {k: z3.If(active, z3.IntVal(0), z.play[k]) for k in KINDS}
+        discard = {k: z.discard[k] + z.play[k] for k in KINDS}
+        play = {k: z3.IntVal(0) for k in KINDS}
     limit = HAND_SIZE - 1 if enc.bug("draw-to-six") else HAND_SIZE
-    need = z3.If(active, zmax(limit - size(z.hand), 0), 0)
+    need = z3.If(draw, zmax(limit - size(z.hand), 0), 0)
     in_deck = size(z.deck)
     resh = need > in_deck
     first: Zone = {}

@@ -53,6 +53,7 @@ MUTATIONS: dict[str, tuple[str, str]] = {
     "corner-once-per-turn": ("corner.check", "only the first corner line crossed is checked"),
     "corner-uses-distance": ("place.speed-unchanged",
                              "corners compare the spaces moved, not the speed"),
+    "engine-debt": ("corner.spin", "a car that cannot pay goes into Heat debt, no spin"),
     "heat-paid-from-hand": ("corner.pay-heat",
                             "corner Heat is paid from the hand instead of the engine"),
     "corner-after-finish-counts": ("corner.after-finish-ignored",

@@ -63,7 +63,7 @@ def test_car_moves_exactly_its_speed_past_other_cars_onto_the_racing_line() -> N
     me = make_car(0, False, gear=2, hand="3 4 1 1 2 2 2")
     state = make_state(blocker_a, blocker_b, me)
     after, events = run(state, "P3 gear 2 play 3 4")
-    mine = [e for e in kinds(events, "moved") if e.car == 2][0]
+    mine = next(e for e in kinds(events, "moved") if e.car == 2)
     assert (mine.get("position"), mine.get("racing_line")) == (7, True)
 
 

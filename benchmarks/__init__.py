@@ -1,0 +1,1 @@
+"""heatcore benchmarks: ``python3 -m benchmarks [--tiny] [--json FILE]``."""

@@ -1,0 +1,291 @@
+"""The heatcore benchmark suite: one command prints a table and writes JSON.
+
+    python3 -m benchmarks                 # full run (about a minute on a 2-core machine)
+    python3 -m benchmarks --tiny          # a few races only: keeps the suite working
+    python3 -m benchmarks --json out.json # where to write the figures
+
+Figures: random-race throughput (races/s, actions/s) for 2, 4 and 6 players on each base
+track; ``legal_actions`` and ``apply`` rates on states sampled from real races; state JSON
+encode and decode rates; memory per state; growth with players and laps; and how a batch of
+races scales from 1 to 2 worker processes. Races are played by ``heatcore.driver.play``
+with the random policy (every step calls ``legal_actions`` then ``apply``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from heatcore.actions import Action
+from heatcore.batch import run_races
+from heatcore.driver import play, random_policy, random_race
+from heatcore.engine import apply, legal_actions
+from heatcore.files import write_atomic
+from heatcore.notation import state_from_json, state_to_json
+from heatcore.setup import random_setup
+from heatcore.state import RaceState
+from heatcore.track import track_ids
+
+DEFAULT_JSON = Path(__file__).with_name("results.json")
+#: The issue's targets (single process): 6-player USA random races.
+TARGET_RACES_PER_SECOND = 100.0
+TARGET_ACTIONS_PER_SECOND = 50_000.0
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much work each benchmark does (``--tiny`` shrinks everything)."""
+
+    races: int  # races per (track, players) throughput cell
+    target_races: int  # 6-player USA races for the target check
+    sample_races: int  # races whose states are sampled for legal/apply/JSON rates
+    sample_states: int  # states kept from them
+    repeat: int  # passes over the sampled states
+    lap_races: int  # races per laps count
+    pool_races: int  # races per worker count
+    memory_states: int  # states decoded for the memory figure
+
+
+FULL = Sizes(races=20, target_races=100, sample_races=10, sample_states=2000, repeat=3,
+             lap_races=10, pool_races=80, memory_states=500)
+TINY = Sizes(races=1, target_races=2, sample_races=1, sample_states=50, repeat=1,
+             lap_races=1, pool_races=4, memory_states=20)
+
+
+def timed(work: Callable[[], Any]) -> tuple[Any, float]:
+    """``work()``'s result and the wall time it took."""
+    start = time.perf_counter()
+    result = work()
+    return result, time.perf_counter() - start
+
+
+def rate(count: float, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def race_throughput(track: str, players: int, races: int, laps: int | None = None,
+                    first_seed: int = 0) -> dict[str, Any]:
+    """Play ``races`` seeded random races; races/s, actions/s and actions per race."""
+    def work() -> int:
+        return sum(len(random_race(track, players, seed, laps).actions)
+                   for seed in range(first_seed, first_seed + races))
+    actions, seconds = timed(work)
+    return {"track": track, "players": players, "laps": laps, "races": races,
+            "actions": actions, "seconds": seconds, "races_per_s": rate(races, seconds),
+            "actions_per_s": rate(actions, seconds), "actions_per_race": actions / races,
+            "us_per_action": 1e6 * seconds / actions}
+
+
+def sample_states(sizes: Sizes) -> list[tuple[RaceState, Action]]:
+    """(state, action chosen there) pairs from real random races on every base track,
+    2-6 players; an evenly spaced sample of ``sizes.sample_states`` of them."""
+    pairs: list[tuple[RaceState, Action]] = []
+    seed = 1000
+    for _ in range(sizes.sample_races):
+        for track in track_ids():
+            for players in (2, 4, 6):
+                seed += 1
+                rng = random.Random(seed)
+                play(random_setup(track, players, rng), random_policy, rng,
+                     on_step=lambda before, action, after, events: pairs.append((before, action)))
+    step = max(1, len(pairs) // sizes.sample_states)
+    return pairs[::step][: sizes.sample_states]
+
+
+def step_rates(pairs: list[tuple[RaceState, Action]], repeat: int) -> dict[str, Any]:
+    """Calls per second of ``legal_actions``, ``apply``, ``state_to_json`` and
+    ``state_from_json`` over the sampled states."""
+    states = [state for state, _ in pairs]
+    texts = [state_to_json(state) for state in states]
+
+    def legal() -> None:
+        for _ in range(repeat):
+            for state in states:
+                legal_actions(state)
+
+    def applied() -> None:
+        for _ in range(repeat):
+            for state, action in pairs:
+                apply(state, action)
+
+    def encode() -> None:
+        for _ in range(repeat):
+            for state in states:
+                state_to_json(state)
+
+    def decode() -> None:
+        for _ in range(repeat):
+            for text in texts:
+                state_from_json(text)
+
+    calls = len(states) * repeat
+    out: dict[str, Any] = {"states": len(states),
+                           "mean_json_bytes": sum(map(len, texts)) / len(texts)}
+    for name, work in (("legal_actions", legal), ("apply", applied),
+                       ("json_encode", encode), ("json_decode", decode)):
+        _, seconds = timed(work)
+        out[f"{name}_per_s"] = rate(calls, seconds)
+        out[f"{name}_us"] = 1e6 * seconds / calls
+    return out
+
+
+def deep_size(value: Any, seen: set[int] | None = None) -> int:
+    """``sys.getsizeof`` summed over every object reachable from a state, each counted
+    once; the track (shared by every state of a race) is left out."""
+    seen = set() if seen is None else seen
+    if id(value) in seen or type(value).__name__ == "Track":
+        return 0
+    seen.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, tuple | list | set | frozenset):
+        size += sum(deep_size(item, seen) for item in value)
+    elif isinstance(value, dict):
+        size += sum(deep_size(k, seen) + deep_size(v, seen) for k, v in value.items())
+    elif hasattr(value, "__slots__"):
+        size += sum(deep_size(getattr(value, name), seen) for name in value.__slots__
+                    if hasattr(value, name))
+    return size
+
+
+def memory(pairs: list[tuple[RaceState, Action]], count: int) -> dict[str, Any]:
+    """Bytes per state: the deep size of a standalone state, the memory ``tracemalloc``
+    sees for a decoded state, and the cost of one more state in a race (what ``apply``
+    allocates and keeps, as states share their unchanged parts)."""
+    states = [state for state, _ in pairs][:count]
+    texts = [state_to_json(state) for state in states]
+    deep = sum(deep_size(state) for state in states) / len(states)
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    decoded = [state_from_json(text) for text in texts]
+    decoded_bytes = (tracemalloc.get_traced_memory()[0] - base) / len(decoded)
+    kept = []
+    base = tracemalloc.get_traced_memory()[0]
+    for state, action in pairs[:count]:
+        kept.append(apply(state, action)[0])
+    step_bytes = (tracemalloc.get_traced_memory()[0] - base) / len(kept)
+    tracemalloc.stop()
+    del decoded, kept
+    return {"deep_bytes": deep, "decoded_bytes": decoded_bytes, "per_step_bytes": step_bytes}
+
+
+def pool_scaling(races: int) -> list[dict[str, Any]]:
+    """The same batch of 6-player USA races on 1 and 2 worker processes."""
+    out = []
+    for workers in (1, 2):
+        summary = run_races("usa", 6, list(range(races)), workers=workers)
+        out.append({"workers": workers, "races": summary.races, "actions": summary.actions,
+                    "seconds": summary.seconds, "races_per_s": summary.races_per_second,
+                    "actions_per_s": summary.actions_per_second})
+    return out
+
+
+def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
+    """Every benchmark; the figures as a JSON-ready dict."""
+    results: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "platform": platform.platform(),
+                    "cpus": os.cpu_count()},
+        "tiny": sizes is TINY,
+    }
+    log("throughput: random races per track and player count ...")
+    results["throughput"] = [race_throughput(track, players, sizes.races)
+                             for track in track_ids() for players in (2, 4, 6)]
+    log("target: 6-player USA random races ...")
+    target = race_throughput("usa", 6, sizes.target_races, first_seed=10_000)
+    target["met_races_per_s"] = target["races_per_s"] >= TARGET_RACES_PER_SECOND
+    target["met_actions_per_s"] = target["actions_per_s"] >= TARGET_ACTIONS_PER_SECOND
+    results["target"] = target
+    log("sampling states from real races ...")
+    pairs = sample_states(sizes)
+    log("legal_actions / apply / JSON rates ...")
+    results["steps"] = step_rates(pairs, sizes.repeat)
+    log("memory per state ...")
+    results["memory"] = memory(pairs, sizes.memory_states)
+    log("growth with players (usa) and laps (usa, 6 players) ...")
+    results["players"] = [race_throughput("usa", players, sizes.lap_races, first_seed=20_000)
+                          for players in range(2, 7)]
+    results["laps"] = [race_throughput("usa", 6, sizes.lap_races, laps=laps, first_seed=30_000)
+                       for laps in (1, 2, 4, 8)]
+    log("process pool: 1 vs 2 workers ...")
+    results["pool"] = pool_scaling(sizes.pool_races)
+    return results
+
+
+def table(results: dict[str, Any]) -> str:
+    """The figures as plain-text tables."""
+    lines = []
+    add = lines.append
+    add("Random-race throughput (single process, random policy)")
+    add(f"  {'track':<14}{'players':>8}{'races':>7}{'actions/race':>14}{'races/s':>10}"
+        f"{'actions/s':>11}{'us/action':>11}")
+    for row in results["throughput"]:
+        add(f"  {row['track']:<14}{row['players']:>8}{row['races']:>7}"
+            f"{row['actions_per_race']:>14.0f}{row['races_per_s']:>10.1f}"
+            f"{row['actions_per_s']:>11.0f}{row['us_per_action']:>11.1f}")
+    target = results["target"]
+    add("")
+    add(f"Targets (6-player USA, {target['races']} races): "
+        f"{target['races_per_s']:.1f} races/s (target {TARGET_RACES_PER_SECOND:.0f}: "
+        f"{'met' if target['met_races_per_s'] else 'NOT met'}), "
+        f"{target['actions_per_s']:.0f} actions/s (target {TARGET_ACTIONS_PER_SECOND:.0f}: "
+        f"{'met' if target['met_actions_per_s'] else 'NOT met'})")
+    steps = results["steps"]
+    add("")
+    add(f"Per-call rates on {steps['states']} states sampled from real races "
+        f"(mean state JSON {steps['mean_json_bytes']:.0f} bytes)")
+    for name in ("legal_actions", "apply", "json_encode", "json_decode"):
+        add(f"  {name:<16}{steps[name + '_per_s']:>12.0f} /s{steps[name + '_us']:>10.1f} us")
+    mem = results["memory"]
+    add("")
+    add(f"Memory per state: deep size {mem['deep_bytes']:.0f} B, decoded (tracemalloc) "
+        f"{mem['decoded_bytes']:.0f} B, kept per applied step {mem['per_step_bytes']:.0f} B")
+    add("")
+    add("Growth (usa): players, and laps with 6 players")
+    add(f"  {'players':>8}{'laps':>6}{'actions/race':>14}{'races/s':>10}{'actions/s':>11}"
+        f"{'us/action':>11}")
+    for row in results["players"] + results["laps"]:
+        laps = "-" if row["laps"] is None else str(row["laps"])
+        add(f"  {row['players']:>8}{laps:>6}{row['actions_per_race']:>14.0f}"
+            f"{row['races_per_s']:>10.1f}{row['actions_per_s']:>11.0f}"
+            f"{row['us_per_action']:>11.1f}")
+    add("")
+    add("Process pool (heatcore race --count N --workers W), 6-player USA")
+    base = results["pool"][0]["races_per_s"]
+    for row in results["pool"]:
+        add(f"  workers {row['workers']}: {row['races']} races in {row['seconds']:.2f} s, "
+            f"{row['races_per_s']:.1f} races/s, {row['actions_per_s']:.0f} actions/s, "
+            f"x{row['races_per_s'] / base:.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tiny", action="store_true", help="a few races only (for tests)")
+    parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
+                        help=f"where to write the figures (default {DEFAULT_JSON})")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    args = parser.parse_args(argv)
+
+    def log(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr, flush=True)
+
+    results = run(TINY if args.tiny else FULL, log)
+    print(table(results))
+    write_atomic(args.json, json.dumps(results, indent=2, sort_keys=True) + "\n")
+    print(f"\nFigures written to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

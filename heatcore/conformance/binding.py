@@ -1,0 +1,69 @@
+"""What the generic kit needs from a ruleset: a reference engine over plain JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+JSON = Any
+
+
+class Rejected(Exception):
+    """The reference refused an input; ``kind`` is its stable error kind."""
+
+    def __init__(self, kind: str, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a race: the state before it, the action, the state and events after."""
+
+    before: JSON
+    action: str
+    after: JSON
+    events: list[JSON]
+    legal: list[str]
+
+
+@dataclass(frozen=True)
+class RandomRace:
+    """A seeded race: its start state and every step."""
+
+    seed: int
+    label: str
+    start: JSON
+    steps: list[Step]
+
+
+class Binding(Protocol):
+    """A ruleset seen by the conformance kit. States, actions and events are plain JSON."""
+
+    name: str
+    version: str
+
+    def rulings(self) -> list[str]: ...
+
+    def tracks(self) -> list[str]: ...
+
+    def rule_ids(self) -> list[str]: ...
+
+    def load(self, state: JSON) -> JSON:
+        """Validate a state; return its canonical JSON form or raise Rejected."""
+        ...
+
+    def legal(self, state: JSON) -> list[str]: ...
+
+    def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
+        """The next state and events, or raise Rejected."""
+        ...
+
+    def random_race(self, seed: int) -> RandomRace: ...
+
+    def attribute(self, state: JSON, action: str | None, expected: JSON,
+                  actual: JSON) -> list[str]:
+        """Rule IDs most likely broken when ``actual`` differs from ``expected``."""
+        ...

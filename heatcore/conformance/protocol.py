@@ -1,0 +1,232 @@
+"""The JSON-lines protocol (version ``conform/1``): both ends.
+
+One request per line on the engine's stdin, one response per line on its stdout. Requests:
+``start``, ``load``, ``legal``, ``apply``, ``stop``; each has a schema in ``spec/schemas``.
+``EngineProcess`` drives a foreign engine and never hangs: every read has a timeout, lines
+are capped in size, and any failure (crash, hang, garbage, huge line, closed pipe, a reply
+that breaks its schema) is raised as ``EngineFailure`` with a stable ``kind``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import tempfile
+import threading
+from typing import IO, Any
+
+from heatcore.conformance import PROTOCOL
+from heatcore.conformance.binding import JSON, Binding, Rejected
+from heatcore.conformance.schema import SchemaError, check
+
+OPS = ("start", "load", "legal", "apply", "stop")
+#: Longest response line accepted (bytes).
+MAX_LINE = 4 * 1024 * 1024
+_EOF = b""
+
+
+class EngineFailure(Exception):
+    """The engine broke the protocol. ``kind``: crashed, closed-pipe, timeout, garbage,
+    huge-line, bad-message, not-started."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class EngineProcess:
+    """A foreign engine run as a subprocess (no shell) and spoken to over JSON lines."""
+
+    def __init__(self, argv: list[str], timeout: float = 10.0, max_line: int = MAX_LINE,
+                 validate: bool = True) -> None:
+        self.argv = argv
+        self.timeout = timeout
+        self.max_line = max_line
+        self.validate = validate
+        self._stderr = tempfile.TemporaryFile()
+        self.exchanged = 0
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, bufsize=0)
+        except OSError as error:
+            self._stderr.close()
+            raise EngineFailure("not-started", f"cannot run {argv!r}: {error}") from None
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.dead: EngineFailure | None = None
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        buffered = _Lines(out, self.max_line)
+        while True:
+            try:
+                line = buffered.next()
+            except (OSError, ValueError):
+                line = _EOF
+            self._lines.put(line)
+            if line in (_EOF, b"\0HUGE"):
+                return
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        """The last bytes the engine wrote to stderr."""
+        try:
+            self._stderr.seek(0, os.SEEK_END)
+            size = self._stderr.tell()
+            self._stderr.seek(max(0, size - limit))
+            return self._stderr.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+    def _fail(self, kind: str, detail: str) -> EngineFailure:
+        self.dead = EngineFailure(kind, detail)
+        self.close()
+        return self.dead
+
+    def request(self, message: JSON) -> JSON:
+        """Send one request and return the engine's reply (checked against its schema)."""
+        if self.dead is not None:
+            raise self.dead
+        op = message["op"]
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.write(data)
+            stdin.flush()
+        except (OSError, ValueError):
+            code = self.proc.poll()
+            if code is not None:
+                raise self._fail("crashed", f"exited with code {code}") from None
+            raise self._fail("closed-pipe", "stdin closed") from None
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise self._fail("timeout", f"no reply to {op!r} within {self.timeout:g} s") from None
+        if line == b"\0HUGE":
+            raise self._fail("huge-line", f"reply to {op!r} longer than {self.max_line} bytes")
+        if line == _EOF:
+            try:
+                code = self.proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                raise self._fail("closed-pipe", f"stdout closed before replying to {op!r}") from None
+            raise self._fail("crashed", f"exited with code {code} before replying to {op!r}")
+        try:
+            reply = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            shown = line[:120].decode("utf-8", "replace")
+            raise self._fail("garbage", f"reply to {op!r} is not JSON: {shown!r}") from None
+        if self.validate:
+            try:
+                check(f"response.{op}", reply)
+            except SchemaError as error:
+                raise self._fail("bad-message", str(error)) from None
+        self.exchanged += 1
+        return reply
+
+    def close(self) -> None:
+        """Stop the process (politely if it is healthy, else by killing it)."""
+        proc = self.proc
+        if proc.poll() is None:
+            try:
+                if self.dead is None and proc.stdin is not None:
+                    proc.stdin.write(b'{"op":"stop"}\n')
+                    proc.stdin.flush()
+                    proc.wait(timeout=1.0)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+            if proc.poll() is None:
+                proc.kill()
+                try:
+                    proc.wait(timeout=5.0)
+                except subprocess.TimeoutExpired:
+                    pass
+        for pipe in (proc.stdin, proc.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass
+
+    def __enter__(self) -> EngineProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Lines:
+    """Lines from a binary pipe, capped at ``limit`` bytes (then ``b"\\0HUGE"``)."""
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.stream, self.limit = stream, limit
+
+    def next(self) -> bytes:
+        line = self.stream.readline(self.limit + 1)
+        if len(line) > self.limit:
+            return b"\0HUGE"
+        return line
+
+
+# ---------------------------------------------------------------- the serving end
+
+def _error(kind: str, message: str, rule: str | None = None) -> JSON:
+    err: dict[str, Any] = {"kind": kind, "message": message}
+    if rule:
+        err["rule"] = rule
+    return {"ok": False, "error": err}
+
+
+def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
+    """The reply to one request; ``session`` keeps the current state."""
+    if not isinstance(request, dict) or request.get("op") not in OPS:
+        return _error("protocol", "a request is an object whose op is one of " + ", ".join(OPS))
+    op = request["op"]
+    try:
+        check(f"request.{op}", request)
+    except SchemaError as error:
+        return _error("protocol", str(error))
+    if op == "start":
+        if request["protocol"] != PROTOCOL:
+            return _error("unsupported", f"this engine speaks {PROTOCOL}")
+        return {"ok": True, "protocol": PROTOCOL,
+                "implementation": {"name": binding.name, "version": binding.version},
+                "rulings": binding.rulings(), "tracks": binding.tracks()}
+    if op == "stop":
+        return {"ok": True}
+    try:
+        if op == "load":
+            session["state"] = binding.load(request["state"])
+            return {"ok": True}
+        if "state" not in session:
+            return _error("protocol", "no state loaded")
+        if op == "legal":
+            return {"ok": True, "actions": binding.legal(session["state"])}
+        state, events = binding.apply(session["state"], request["action"])
+        session["state"] = state
+        return {"ok": True, "state": state, "events": events}
+    except Rejected as rejected:
+        return _error(rejected.kind, rejected.message, rejected.rule)
+
+
+def serve(binding: Binding, stdin: IO[str], stdout: IO[str]) -> int:
+    """Answer requests line by line until ``stop`` or end of input."""
+    session: dict[str, Any] = {}
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply = _error("malformed", f"not JSON: {error}")
+        else:
+            reply = handle(binding, session, request)
+        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "stop":
+            break
+    return 0

@@ -1,0 +1,30 @@
+"""``heatcore serve``: heatcore speaking the conformance protocol on stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from heatcore.conformance.binding import Binding
+from heatcore.conformance.protocol import serve
+
+
+def run(binding: Binding | None = None) -> int:
+    """Serve ``binding`` (heatcore by default) until stop or end of input."""
+    if binding is None:
+        from heatcore.conformance.heat import HeatBinding
+
+        binding = HeatBinding()
+    try:
+        return serve(binding, sys.stdin, sys.stdout)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``heatcore serve``."""
+    parser = argparse.ArgumentParser(prog="heatcore serve",
+                                     description="Speak the conformance protocol (conform/1) "
+                                                 "on stdin/stdout.")
+    parser.parse_args(argv)
+    return run()

@@ -1,0 +1,485 @@
+"""The proofs. Each states its claim in words, names its rule IDs, builds its obligations
+(premises and the negated claim: every obligation UNSAT means the claim holds), and lists
+the deliberate bugs (mutations in ``symbols.MUTATIONS``) that the same obligations must
+catch with a counterexample.
+
+Premises: a turn starts from any state satisfying the race invariants
+(``encoding.race_invariants``); those invariants are proved inductive here (they hold
+after setup and every turn keeps them), so every reachable turn is covered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import z3
+
+from proofs.enc_track import Other, Spot, occupied
+from proofs.encoding import (
+    CarState,
+    Turn,
+    encode_round,
+    encode_setup,
+    encode_standing,
+    encode_turn,
+    post_invariants,
+    pre_invariants,
+    race_invariants,
+)
+from proofs.symbols import HEAT, KINDS, PLAYABLE, STRESS, size
+from proofs.track_graph import TrackFacts
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """Assertions that must be unsatisfiable for the claim to hold."""
+
+    label: str
+    assertions: tuple[z3.BoolRef, ...]
+
+
+Builder = Callable[[TrackFacts, frozenset[str], int | None], list[Obligation]]
+Objective = Callable[[Turn], z3.ArithRef]
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A claim, its rules, how to build its obligations, and its negative controls.
+
+    A bound proof has an ``objective``: the runner maximises it on the correct encoding,
+    then proves ``objective > bound`` unsatisfiable (the bound is passed to ``build``).
+    """
+
+    id: str
+    claim: str
+    rules: tuple[str, ...]
+    controls: tuple[str, ...]
+    build: Builder
+    objective: Objective | None = None
+
+
+def _turn_obligation(label: str, claim: Callable[[Turn], z3.BoolRef]) -> Builder:
+    """One obligation: any turn from a state satisfying the invariants meets ``claim``."""
+    def build(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+        t = encode_turn(facts, bugs)
+        premises = (*t.formula(), *pre_invariants(t).values())
+        return [Obligation(label, (*premises, z3.Not(claim(t))))]
+    return build
+
+
+StateClaim = Callable[[TrackFacts, CarState, list[Other], z3.ArithRef, "z3.BoolRef | bool"],
+                      z3.BoolRef]
+
+
+def _inductive(claim: StateClaim, extra: Callable[[Turn], z3.BoolRef] | None = None) -> Builder:
+    """Two obligations: the claim holds after setup, and every turn from a state where the
+    race invariants hold keeps it (plus an optional per-turn claim ``extra``)."""
+    def build(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+        s = encode_setup(facts, bugs)
+        base = Obligation("setup", (*s.enc.formula(),
+                                    z3.Not(claim(facts, s.car, s.others, s.other_stress,
+                                                             False))))
+        t = encode_turn(facts, bugs)
+        premises = (*t.formula(), *pre_invariants(t).values())
+        post = claim(facts, t.post, t.others, t.other_stress, t.finished)
+        step = Obligation("turn", (*premises, z3.Not(post)))
+        out = [base, step]
+        if extra is not None:
+            out.append(Obligation("turn-claim", (*premises, z3.Not(extra(t)))))
+        return out
+    return build
+
+
+def _inv(*names: str) -> StateClaim:
+    """A state claim made of named race invariants."""
+    def claim(facts: TrackFacts, car: CarState, others: list[Other], stress: z3.ArithRef,
+              finished: z3.BoolRef | bool) -> z3.BoolRef:
+        inv = race_invariants(facts, car, others, stress, finished)
+        return z3.And([inv[n] for n in names])
+    return claim
+
+
+def ref_speed(t: Turn) -> z3.ArithRef:
+    """The turn's speed as the rules define it (speed.turn-total), from the cards played,
+    the values found by flips, the boost and the adrenaline +1."""
+    p = t.played
+    cards = p["1"] + 2 * p["2"] + 3 * p["3"] + 4 * p["4"] + 5 * p["U5"]
+    flips = z3.Sum([v for _, v in t.stress_flips])
+    return cards + flips + t.boost_value + z3.If(t.adr_move, 1, 0)
+
+
+def _key(pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.ArithRef:
+    return 2 * pos + z3.If(racing, 1, 0)
+
+
+def _beside_or_behind(t: Turn, spot: Spot) -> z3.BoolRef:
+    return z3.Or([z3.And(o.present, z3.Or(
+        z3.And(o.spot.pos == spot.pos, o.spot.racing != spot.racing),
+        o.spot.pos == spot.pos + 1)) for o in t.others])
+
+
+# ---- claims -------------------------------------------------------------------------
+
+def heat_claim(facts: TrackFacts, car: CarState, others: list[Other], stress: z3.ArithRef,
+               finished: z3.BoolRef | bool) -> z3.BoolRef:
+    """Heat cards total track Heat + 1 and no count is negative."""
+    z = car.zones
+    counts = [z.engine] + [zone[HEAT] for zone in (z.hand, z.deck, z.discard, z.play)]
+    return z3.And(z.total(HEAT) == facts.heat + 1, *(c >= 0 for c in counts))
+
+
+def stress_claim(facts: TrackFacts, car: CarState, others: list[Other], stress: z3.ArithRef,
+                 finished: z3.BoolRef | bool) -> z3.BoolRef:
+    """Stress cards: supply + this player's + the others' = the box's 37; none negative."""
+    z = car.zones
+    inv = race_invariants(facts, car, others, stress, finished)
+    counts = [z.supply] + [zone[STRESS] for zone in (z.hand, z.deck, z.discard, z.play)]
+    return z3.And(inv["stress"], *(c >= 0 for c in counts))
+
+
+def heat_source_claim(t: Turn) -> z3.BoolRef:
+    """Heat leaves the engine only as payment, and leaves the hand only by cooldown."""
+    pre, rev, rea, cor = (t.stages[k] for k in ("pre", "revealed", "reacted", "cornered"))
+    cooled = rev.hand[HEAT] - rea.hand[HEAT]
+    paid = t.shift_cost + t.boost_cost + t.corners.paid
+    return z3.And(cor.engine == pre.engine + cooled - paid,
+                  cor.hand[HEAT] == rea.hand[HEAT],
+                  t.stages["discarded"].hand[HEAT] == cor.hand[HEAT],
+                  t.stages["planned"].hand[HEAT] == pre.hand[HEAT] - t.played[HEAT])
+
+
+def gear_claim(t: Turn) -> z3.BoolRef:
+    """Gear 1-4; a shift of at most 2; exactly 1 Heat from engine to discard for a shift of
+    2 and none otherwise; gear 1 after a spin or a cluttered play, else the chosen gear."""
+    g0, g = t.pre.gear, t.gear
+    step = z3.If(g >= g0, g - g0, g0 - g)
+    pre, planned = t.stages["pre"], t.stages["planned"]
+    cost = z3.If(step == 2, 1, 0)
+    return z3.And(g >= 1, g <= 4, step <= 2, planned.engine == pre.engine - cost,
+                  planned.discard[HEAT] == pre.discard[HEAT] + cost,
+                  t.post.gear == z3.If(z3.Or(t.cluttered, t.corners.spun), 1, g))
+
+
+def play_claim(t: Turn) -> z3.BoolRef:
+    """Exactly ``gear`` cards; Heat only when cluttered; cluttered exactly when no reachable
+    gear allows a play of non-Heat cards; a cluttered play holds every non-Heat card and
+    the car does not move."""
+    g0, hand, engine = t.pre.gear, t.pre.zones.hand, t.pre.zones.engine
+    nonheat = size(hand, PLAYABLE)
+
+    def reachable(gp: int) -> z3.BoolRef:
+        return z3.Or(z3.And(gp - g0 <= 1, g0 - gp <= 1),
+                     z3.And(z3.Or(gp - g0 == 2, g0 - gp == 2), engine >= 1))
+
+    forced = z3.Not(z3.Or([z3.And(reachable(gp), nonheat >= gp) for gp in range(1, 5)]))
+    still = z3.And(t.post.spot.pos == t.pre.spot.pos, t.post.spot.racing == t.pre.spot.racing)
+    return z3.And(size(t.played) == t.gear, t.cluttered == forced,
+                  z3.Implies(z3.Not(t.cluttered), t.played[HEAT] == 0),
+                  z3.Implies(t.cluttered, z3.And(still, *(t.played[k] == hand[k]
+                                                          for k in PLAYABLE))))
+
+
+def corner_claim(t: Turn) -> z3.BoolRef:
+    """Corner Heat paid = min(summed excess of the turn's speed over the limits of the
+    lines crossed up to the finish, engine Heat); a spin exactly when the engine cannot
+    pay; a spun car ends before the line where the summed excess passed the engine."""
+    a, b = t.pre.spot.pos, t.line_crossing_end()
+    engine = t.stages["reacted"].engine
+    speed = ref_speed(t)
+    demand: z3.ArithRef = z3.IntVal(0)
+    before_spin = []
+    for line in t.facts.lines:
+        if line.at > t.facts.finish:
+            continue
+        crossed = z3.And(z3.Not(t.cluttered), a <= line.at, line.at < b)
+        demand = demand + z3.If(z3.And(crossed, speed > line.limit), speed - line.limit, 0)
+        before_spin.append(z3.Implies(z3.And(crossed, demand > engine),
+                                      t.post.spot.pos <= line.at))
+    paid = engine - t.stages["cornered"].engine
+    return z3.And(paid == z3.If(demand <= engine, demand, engine),
+                  t.corners.spun == (demand > engine), *before_spin,
+                  t.stages["cornered"].hand[HEAT] == t.stages["reacted"].hand[HEAT])
+
+
+def placement_claim(t: Turn) -> z3.BoolRef:
+    """Every placement of the turn (move, react moves, slipstream, spin) ends on a free
+    spot, in or behind the target space, with every spot tried before it (racing line
+    first, then the other, space by space backwards) occupied; a forward move never ends
+    behind where it started."""
+    out = []
+    for name, p in t.placements.items():
+        res = p.result
+        checks = [z3.Not(occupied(t.others, res.pos, res.racing)), res.pos <= p.target]
+        for k in range(6):
+            pos, racing = p.target - k // 2, k % 2 == 0
+            checks.append(z3.Implies(_key(pos, racing) > _key(res.pos, res.racing),
+                                     occupied(t.others, pos, racing)))
+        if name != "spin":
+            checks.append(_key(res.pos, res.racing) >= _key(p.start.pos, p.start.racing))
+        out.append(z3.Implies(p.moves, z3.And(checks)))
+    post = t.post.spot
+    out.append(z3.Not(occupied(t.others, post.pos, post.racing)))
+    return z3.And(out)
+
+
+def slipstream_claim(t: Turn) -> z3.BoolRef:
+    """A slipstream needs a car beside or in the next space, never crosses the final
+    finish line and is not taken after it."""
+    here = t.placements["react2"].result
+    end = t.line_crossing_end()
+    finish = t.facts.finish
+    return z3.Implies(t.slip, z3.And(_beside_or_behind(t, here), here.pos + 2 <= finish,
+                                     end <= finish))
+
+
+def finish_corner_claim(t: Turn) -> z3.BoolRef:
+    """No corner line after the final finish line asks for Heat or causes a spin."""
+    out = []
+    for check in t.corners.checks:
+        if check.line.at > t.facts.finish:
+            out += [check.demand == 0, z3.Not(check.spin), check.paid == 0]
+    out.append(z3.Implies(t.corners.spun, t.corners.spin_line <= t.facts.finish))
+    return z3.And(out)
+
+
+def react_claim(t: Turn) -> z3.BoolRef:
+    """Cooldown moves at most 3 (gear 1), 1 (gear 2), 0 (gears 3-4) Heat, +1 with
+    adrenaline, from hand to engine; a boost needs and costs exactly one engine Heat and
+    adds a flip value 0-4; adrenaline only for the last car(s)."""
+    rev, rea = t.stages["revealed"], t.stages["reacted"]
+    cooled = rev.hand[HEAT] - rea.hand[HEAT]
+    adr = z3.If(t.adr_cool, 1, 0)
+    g = t.gear
+    cap_ok = z3.Or(z3.And(g == 1, cooled <= 3 + adr), z3.And(g == 2, cooled <= 1 + adr),
+                   z3.And(g >= 3, cooled <= adr))
+    boost = z3.If(t.boost, 1, 0)
+    return z3.And(cooled >= 0, cap_ok, rea.engine == rev.engine + cooled - boost,
+                  z3.Implies(t.boost, rev.engine + cooled >= 1),
+                  t.boost_value >= 0, t.boost_value <= 4,
+                  z3.Implies(z3.Or(t.adr_move, t.adr_cool), t.adrenaline))
+
+
+def discard_claim(t: Turn) -> z3.BoolRef:
+    """The optional discard never takes Heat or Stress from the hand."""
+    cor, dis = t.stages["cornered"], t.stages["discarded"]
+    return z3.And(dis.hand[HEAT] == cor.hand[HEAT], dis.hand[STRESS] == cor.hand[STRESS],
+                  *(dis.hand[k] <= cor.hand[k] for k in KINDS))
+
+
+def order_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+    """Turn order: a strict total order on cars in distinct spots, leader first."""
+    s = encode_standing(facts, bugs)
+    n = len(s.spots)
+    out = []
+    for i in range(n):
+        out.append(z3.Not(s.ahead[i][i]))
+        for j in range(n):
+            a, b = s.spots[i], s.spots[j]
+            both = z3.And(s.present[i], s.present[j])
+            distinct = z3.Or(a.pos != b.pos, a.racing != b.racing)
+            further = z3.Or(a.pos > b.pos, z3.And(a.pos == b.pos, a.racing, z3.Not(b.racing)))
+            if i != j:
+                out.append(z3.Implies(z3.And(both, distinct),
+                                      z3.Xor(s.ahead[i][j], s.ahead[j][i])))
+                out.append(z3.Implies(both, s.ahead[i][j] == further))
+            for k in range(n):
+                out.append(z3.Implies(z3.And(s.ahead[i][j], s.ahead[j][k]), s.ahead[i][k]))
+    premises = s.enc.formula()
+    return [Obligation("order", (*premises, z3.Not(z3.And(out))))]
+
+
+def round_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+    """In a round every car takes exactly one turn; adrenaline goes to exactly one car (two
+    if 5-6 cars started), the last of the order fixed at the round's start."""
+    r = encode_round(facts, bugs)
+    n = len(r.movers)
+    out = [z3.Distinct(*r.movers)]
+    out += [z3.And(m >= 0, m < n) for m in r.movers]
+    count = z3.Sum([z3.If(a, 1, 0) for a in r.adrenaline])
+    out.append(count == z3.If(r.starters >= 5, 2, 1))
+    for m, a in zip(r.movers, r.adrenaline, strict=True):
+        rank = z3.Sum([z3.If(m == i, r.start.rank[i], 0) for i in range(n)])
+        out.append(z3.Implies(a, rank >= n - count))
+    return [Obligation("round", (*r.enc.formula(), z3.Not(z3.And(out))))]
+
+
+# ---- bounds -------------------------------------------------------------------------
+
+def speed_objective(t: Turn) -> z3.ArithRef:
+    """The speed step 7 uses."""
+    return z3.If(t.cluttered, 0, t.speed)
+
+
+def heat_cost_objective(t: Turn) -> z3.ArithRef:
+    """Heat the turn pays: two-gear shift, boost and corners."""
+    return t.shift_cost + t.boost_cost + t.corners.paid
+
+
+def heat_demand_objective(t: Turn) -> z3.ArithRef:
+    """Heat the corners crossed ask for, summed over all of them (before any spin)."""
+    return z3.Sum([z3.If(z3.And(c.crossed, t.speed > c.line.limit), t.speed - c.line.limit, 0)
+                   for c in t.corners.checks])
+
+
+def spin_back_objective(t: Turn) -> z3.ArithRef:
+    """Spaces a spin sends the car back from where it stood after slipstream."""
+    return z3.If(t.corners.spun, t.line_crossing_end() - t.post.spot.pos, 0)
+
+
+def _bound(objective: Objective) -> Builder:
+    def build(facts: TrackFacts, bugs: frozenset[str], bound: int | None) -> list[Obligation]:
+        assert bound is not None, "a bound proof needs the optimised bound"
+        t = encode_turn(facts, bugs)
+        premises = (*t.formula(), *pre_invariants(t).values())
+        return [Obligation(f"above {bound}", (*premises, objective(t) > bound))]
+    return build
+
+
+def _post_inv(*names: str) -> Callable[[Turn], z3.BoolRef]:
+    def claim(t: Turn) -> z3.BoolRef:
+        inv = post_invariants(t)
+        return z3.And([inv[n] for n in names])
+    return claim
+
+
+PROOFS: tuple[Proof, ...] = (
+    Proof("heat-conservation",
+          "No step creates or destroys Heat: engine + hand + deck + discard + play area "
+          "hold track Heat + 1 cards after setup and after every turn, none negative.",
+          ("setup.engine", "setup.deck", "gear.shift.two-costs-heat", "react.cooldown",
+           "react.boost", "corner.pay-heat", "corner.spin", "play.cluttered",
+           "replenish.cleanup", "deck.reshuffle"),
+          ("cooldown-copies-heat", "shift-two-heat-vanishes", "reshuffle-keeps-discard",
+           "setup-upgrade-heat-in-engine"),
+          _inductive(heat_claim)),
+    Proof("heat-from-engine",
+          "Heat is paid only from the engine (shift, boost, corners) and leaves the hand "
+          "only by cooldown or a cluttered play: never by discard or payment.",
+          ("corner.pay-heat", "gear.shift.two-costs-heat", "react.boost", "react.cooldown",
+           "discard.optional", "play.heat-not-playable"),
+          ("heat-paid-from-hand", "discard-allows-heat", "boost-free"),
+          _turn_obligation("turn", heat_source_claim)),
+    Proof("stress-conservation",
+          "No step creates or destroys Stress: supply + every player's Stress = 37, the "
+          "supply never negative; spins take from the supply.",
+          ("setup.stress-supply", "setup.deck", "corner.spin", "ruling.stress-supply",
+           "reveal.stress-flip"),
+          ("spin-stress-from-nowhere", "spin-stress-ignores-supply"),
+          _inductive(stress_claim)),
+    Proof("deck-integrity",
+          "Each card kind's count over hand, deck, discard and play area is conserved, no "
+          "count is negative, the play area is empty and the hand holds 7 after replenish.",
+          ("setup.deck", "setup.hand", "reveal.stress-flip", "deck.reshuffle",
+           "replenish.cleanup", "replenish.draw", "discard.optional",
+           "ruling.reshuffle-includes-played", "ruling.replenish-empty",
+           "ruling.flip-no-basic"),
+          ("reshuffle-keeps-discard", "played-cards-stay", "draw-to-six", "setup-hand-six"),
+          _inductive(_inv("cards", "nonnegative", "play-empty", "hand"))),
+    Proof("gear-shifts",
+          "Gear stays in 1-4; a shift is at most 2; a shift of 2 costs exactly 1 engine "
+          "Heat, others nothing; gear 1 after a spin or a cluttered play.",
+          ("gear.range", "gear.shift.free", "gear.shift.two-costs-heat",
+           "gear.shift.no-three", "corner.spin", "play.cluttered", "ruling.cluttered-gear"),
+          ("shift-two-free", "shift-three-allowed", "spin-keeps-gear", "cluttered-keeps-gear"),
+          _inductive(_inv("gear"), gear_claim)),
+    Proof("play-legal",
+          "Exactly gear-many cards are played; Heat only in a cluttered play, which happens "
+          "exactly when no reachable gear allows a non-Heat play, plays every non-Heat "
+          "card and does not move the car.",
+          ("play.card-count", "play.playable-cards", "play.heat-not-playable",
+           "play.cluttered", "play.cluttered-only-when-forced", "ruling.cluttered-gear"),
+          ("heat-playable", "cluttered-when-not-forced", "cluttered-moves"),
+          _turn_obligation("turn", play_claim)),
+    Proof("turn-order",
+          "The turn order is a strict total order on cars in distinct spots: further ahead "
+          "first, the racing-line spot first within a space; the leader moves first.",
+          ("order.fixed-at-round-start", "finish.ranking"),
+          ("order-ignores-racing-line", "order-ascending"),
+          order_claim),
+    Proof("round-order",
+          "In a round each car takes exactly one turn in the order fixed at its start, "
+          "however the cars pass each other; exactly 1 car (2 if 5-6 started) gets "
+          "adrenaline: the last of that order.",
+          ("order.fixed-at-round-start", "round.sequence", "adrenaline.who",
+           "adrenaline.count-fixed"),
+          ("order-resorted-each-turn", "adrenaline-by-remaining-cars"),
+          round_claim),
+    Proof("corner-payment",
+          "Corner Heat paid = min(summed excess of the turn's speed (cards, flips, boost, "
+          "adrenaline; never slipstream or placement) over each line crossed, engine); "
+          "spin exactly when the engine cannot pay; a spun car ends before the spin line.",
+          ("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
+           "slipstream.speed-unchanged", "place.speed-unchanged", "adrenaline.effects"),
+          ("corner-once-per-turn", "slipstream-adds-speed", "adrenaline-not-in-speed",
+           "corner-uses-distance", "heat-paid-from-hand", "spin-lands-past-line",
+           "engine-debt"),
+          _turn_obligation("turn", corner_claim)),
+    Proof("placement",
+          "Every placement ends on a free spot: the first free one from the target space "
+          "backwards, racing line first; no two cars ever share a spot.",
+          ("move.exact", "place.racing-line-first", "place.blocked", "ruling.zero-move",
+           "slipstream.move", "corner.spin", "setup.grid"),
+          ("placement-ignores-occupancy", "place-other-lane-first"),
+          _inductive(_inv("spots"), placement_claim)),
+    Proof("slipstream",
+          "A slipstream needs a car beside or one space ahead, never crosses the final "
+          "finish line and is never taken after it.",
+          ("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
+           "ruling.slipstream-earlier-lap"),
+          ("slipstream-past-finish", "slipstream-two-ahead"),
+          _turn_obligation("turn", slipstream_claim)),
+    Proof("finish-corners",
+          "No corner line after the final finish line asks for Heat or causes a spin.",
+          ("corner.after-finish-ignored", "finish.line"),
+          ("corner-after-finish-counts",),
+          _turn_obligation("turn", finish_corner_claim)),
+    Proof("react",
+          "Cooldown moves at most 3/1/0 Heat (gear 1/2/3-4, +1 adrenaline) from hand to "
+          "engine; a boost needs and costs one engine Heat and adds 0-4.",
+          ("react.cooldown", "react.boost", "react.any-order", "adrenaline.effects",
+           "adrenaline.who"),
+          ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free"),
+          _turn_obligation("turn", react_claim)),
+    Proof("discard",
+          "The optional discard never removes Heat or Stress from the hand.",
+          ("discard.optional",),
+          ("discard-allows-stress", "discard-allows-heat"),
+          _turn_obligation("turn", discard_claim)),
+    Proof("bound-speed",
+          "The largest speed a turn can reach (optimised), and no turn exceeds it.",
+          ("speed.turn-total", "reveal.speed", "reveal.stress-flip", "react.boost",
+           "adrenaline.effects", "slipstream.speed-unchanged"),
+          ("flip-accepts-upgrades", "slipstream-adds-speed"),
+          _bound(speed_objective), speed_objective),
+    Proof("bound-heat-cost",
+          "The most Heat one turn can cost (shift + boost + corners, optimised).",
+          ("corner.pay-heat", "corner.spin", "react.boost", "gear.shift.two-costs-heat"),
+          ("engine-debt",),
+          _bound(heat_cost_objective), heat_cost_objective),
+    Proof("bound-heat-demand",
+          "The most Heat the corners crossed in one turn can ask for on this track "
+          "(summed excess before any spin, optimised).",
+          ("corner.check", "corner.pay-heat", "speed.turn-total"),
+          ("slipstream-adds-speed",),
+          _bound(heat_demand_objective), heat_demand_objective),
+    Proof("bound-spin-back",
+          "The largest distance a spin sends a car back (optimised).",
+          ("corner.spin", "place.blocked"),
+          ("spin-one-space-short",),
+          _bound(spin_back_objective), spin_back_objective),
+)
+
+
+def obligations(proof: Proof, facts: TrackFacts, bugs: frozenset[str] = frozenset(),
+                bound: int | None = None) -> list[Obligation]:
+    """Build the obligations of ``proof`` on a track, with some bugs switched on."""
+    return proof.build(facts, bugs, bound)
+
+
+def by_id(proof_id: str) -> Proof:
+    """The proof with this id."""
+    for p in PROOFS:
+        if p.id == proof_id:
+            return p
+    raise KeyError(proof_id)

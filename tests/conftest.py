@@ -1,0 +1,46 @@
+"""Hypothesis profiles: ``ci`` (default, fast) and ``deep`` (long hunts).
+
+Choose with the environment variable ``HEATCORE_HYPOTHESIS_PROFILE`` (``ci`` or ``deep``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+)
+settings.register_profile(
+    "deep",
+    max_examples=5_000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+)
+settings.load_profile(os.environ.get("HEATCORE_HYPOTHESIS_PROFILE", "ci"))
+
+#: Multiplier of the seeded race batches (``deep`` plays ten times as many).
+DEEP = os.environ.get("HEATCORE_HYPOTHESIS_PROFILE") == "deep"
+
+import pytest  # noqa: E402
+
+from heatcore.strategies import RaceBatch, seeded_batch  # noqa: E402
+
+#: One-lap races in the seeded batch: 300 by default, 3000 with the deep profile.
+BATCH_RACES = 3000 if DEEP else 300
+
+
+@pytest.fixture(scope="session")
+def race_batch() -> RaceBatch:
+    """The seeded batch of complete races, each step checked (shared by the race-machine and
+    rare-situation tests)."""
+    return seeded_batch(BATCH_RACES)
