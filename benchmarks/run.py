@@ -193,7 +193,7 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     """Every benchmark; the figures as a JSON-ready dict."""
     results: dict[str, Any] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": os.cpu_count()},
+                    "cpus": os.cpu_count(), "load_average_at_start": os.getloadavg()},
         "tiny": sizes is TINY,
     }
     log("throughput: random races per track and player count ...")
@@ -217,13 +217,19 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
                        for laps in (1, 2, 4, 8)]
     log("process pool: 1 vs 2 workers ...")
     results["pool"] = pool_scaling(sizes.pool_races)
+    results["machine"]["load_average_at_end"] = os.getloadavg()
     return results
 
 
 def table(results: dict[str, Any]) -> str:
     """The figures as plain-text tables."""
-    lines = []
+    lines: list[str] = []
     add = lines.append
+    machine = results["machine"]
+    add(f"Python {machine['python']}, {machine['cpus']} CPUs, load average "
+        f"{machine['load_average_at_start'][0]:.1f} at start, "
+        f"{machine['load_average_at_end'][0]:.1f} at end (other work slows every figure)")
+    add("")
     add("Random-race throughput (single process, random policy)")
     add(f"  {'track':<14}{'players':>8}{'races':>7}{'actions/race':>14}{'races/s':>10}"
         f"{'actions/s':>11}{'us/action':>11}")

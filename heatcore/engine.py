@@ -43,22 +43,29 @@ from heatcore.slipstream import apply_slipstream, can_slipstream
 from heatcore.state import Phase, RaceState, Stage, Turn
 from heatcore.values import replace
 
+# The phases and stages tested below, read once: in Python 3.11 reading an attribute of an
+# Enum class (``Stage.REACT``) goes through the metaclass's ``__getattr__`` hook, several
+# times slower than reading a module global, and the engine tests them at every step.
+PLAN, TURN, OVER = Phase.PLAN, Phase.TURN, Phase.OVER
+REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD = (
+    Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD)
+
 REACT_ACTIONS = (Cooldown, AdrenalineCooldown, AdrenalineMove, Boost, EndReact)
 
 
 def legal_actions(state: RaceState) -> tuple[Action, ...]:
     """Every legal action, in canonical order; empty at a chance point or when over."""
-    if state.shuffle is not None or state.phase is Phase.OVER:
+    if state.shuffle is not None or state.phase is OVER:
         return ()
-    if state.phase is Phase.PLAN:
+    if state.phase is PLAN:
         return tuple(legal_plans(state, state.order[state.cursor]))
     turn = state.turn
     assert turn is not None
-    if turn.stage is Stage.REACT:
+    if turn.stage is REACT:
         return tuple(react_choices(state, turn))
-    if turn.stage is Stage.SLIPSTREAM:
+    if turn.stage is SLIPSTREAM:
         return (Slipstream(turn.car), DeclineSlipstream(turn.car))
-    if turn.stage is Stage.DISCARD:
+    if turn.stage is DISCARD:
         return tuple(discard_choices(state, turn.car))
     return ()
 
@@ -72,27 +79,27 @@ def check_action(state: RaceState, action: Action) -> None:
     if state.shuffle is not None:
         raise IllegalAction("deck.reshuffle",
                             f"a shuffle of P{state.shuffle + 1}'s deck is awaited")
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise IllegalAction("finish.removed", "the race is over")
     actor = state.actor()
     if action.car != actor:
         raise IllegalAction("order.fixed-at-round-start",
                             f"it is P{(actor or 0) + 1}'s choice, not P{action.car + 1}'s")
-    if state.phase is Phase.PLAN:
+    if state.phase is PLAN:
         if not isinstance(action, Plan):
             raise IllegalAction("round.sequence", "steps 1-2 await a gear and cards")
         check_plan(state, action)
         return
     turn = state.turn
     assert turn is not None
-    if turn.stage is Stage.REACT:
+    if turn.stage is REACT:
         if not isinstance(action, REACT_ACTIONS):
             raise IllegalAction("round.sequence", "step 5 (react) awaits a react choice")
         check_react(state, turn, action)
-    elif turn.stage is Stage.SLIPSTREAM:
+    elif turn.stage is SLIPSTREAM:
         if not isinstance(action, Slipstream | DeclineSlipstream):
             raise IllegalAction("round.sequence", "step 6 awaits the slipstream choice")
-    elif turn.stage is Stage.DISCARD:
+    elif turn.stage is DISCARD:
         if not isinstance(action, Discard):
             raise IllegalAction("round.sequence", "step 8 awaits the discard choice")
         check_discard(state, action)
@@ -108,7 +115,7 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
     elif isinstance(action, Plan):
         state = apply_plan(state, action, events)
         if state.cursor == len(state.order):
-            state = _start_turn(replace(state, phase=Phase.TURN, cursor=0), events)
+            state = _start_turn(replace(state, phase=TURN, cursor=0), events)
     else:
         turn = state.turn
         assert turn is not None
@@ -123,12 +130,13 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
 
 
 def _start_turn(state: RaceState, events: list[Event]) -> RaceState:
-    """Open steps 3-9 for the car at the cursor and reveal its cards."""
+    """Open steps 3-9 for the car at the cursor and reveal its cards (``reveal`` puts the
+    new turn into the state)."""
     car = state.order[state.cursor]
-    turn = Turn(car=car, stage=Stage.REVEAL, start_position=state.cars[car].position,
+    turn = Turn(car=car, stage=REVEAL, start_position=state.cars[car].position,
                 adrenaline=has_adrenaline(state, car))
     events.append(event("turn-started", car, adrenaline=turn.adrenaline))
-    return reveal(replace(state, turn=turn), turn, events)
+    return reveal(state, turn, events)
 
 
 def _after_slipstream(state: RaceState, events: list[Event]) -> RaceState:
@@ -137,30 +145,30 @@ def _after_slipstream(state: RaceState, events: list[Event]) -> RaceState:
     assert turn is not None
     state = check_corners(state, turn, events)
     if state.has_finished(turn.car) or not discardable(state, turn.car):
-        return enter_replenish(state, replace(turn, stage=Stage.DISCARD), events)
-    return replace(state, turn=replace(turn, stage=Stage.DISCARD))
+        return enter_replenish(state, replace(turn, stage=DISCARD), events)
+    return replace(state, turn=replace(turn, stage=DISCARD))
 
 
 def _advance(state: RaceState, events: list[Event]) -> RaceState:
     """Run every step that needs no choice, up to the next decision or chance point."""
-    while state.shuffle is None and state.phase is Phase.TURN:
+    while state.shuffle is None and state.phase is TURN:
         turn = state.turn
         assert turn is not None
         stage = turn.stage
-        if stage in (Stage.REVEAL, Stage.BOOST):
+        if stage in (REVEAL, BOOST):
             if turn.flips_left > 0:
                 state = flip_once(state, turn, events)
             else:
                 state = finish_flips(state, turn, events)
-        elif stage is Stage.REACT:
+        elif stage is REACT:
             if len(react_choices(state, turn)) > 1:
                 return state
-            state = replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))
-        elif stage is Stage.SLIPSTREAM:
+            state = replace(state, turn=replace(turn, stage=SLIPSTREAM))
+        elif stage is SLIPSTREAM:
             if can_slipstream(state, turn.car):
                 return state
             state = _after_slipstream(state, events)
-        elif stage is Stage.DISCARD:
+        elif stage is DISCARD:
             return state
         else:
             state, done = draw_to_hand_size(state, turn, events)

@@ -243,7 +243,7 @@ def state_from_json(text: str) -> RaceState:
     """Parse a state from JSON text."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as error:
+    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as error:
         raise MalformedInput("round.sequence", f"not valid JSON: {error}") from None
     return state_from_dict(data)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.state import RaceState
@@ -12,7 +14,9 @@ Spot = tuple[int, bool]
 
 def occupied(state: RaceState, moving: int) -> set[Spot]:
     """Spots held by the cars on the track other than ``moving``."""
-    return {state.cars[i].spot for i in state.on_track() if i != moving}
+    ranked = state.ranking
+    return {(car.position, car.racing_line) for i, car in enumerate(state.cars)
+            if i != moving and i not in ranked}
 
 
 @implements("place.racing-line-first", "place.blocked")
@@ -27,11 +31,13 @@ def free_spot_from(position: int, taken: set[Spot]) -> Spot:
 
 
 @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
-def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Event]) -> RaceState:
+def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Event],
+             **changes: Any) -> RaceState:
     """Move ``car`` forward ``spaces`` spaces; cars passed never block, only the landing
-    space matters. The speed is not touched. A move of 0 leaves the car where it is."""
+    space matters. The speed is not touched. A move of 0 leaves the car where it is.
+    Any other ``changes`` to the state (such as the turn's next stage) are made with it."""
     if spaces <= 0:
-        return state
+        return replace(state, **changes) if changes else state
     current = state.cars[car]
     position, racing = free_spot_from(current.position + spaces, occupied(state, car))
     events.append(event("moved", car, by=why, spaces=spaces, position=position,
@@ -39,4 +45,4 @@ def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Eve
     finish = state.finish_position
     if current.position <= finish < position:
         events.append(event("crossed-finish", car))
-    return state.with_car(car, replace(current, position=position, racing_line=racing))
+    return state.with_car(car, replace(current, position=position, racing_line=racing), **changes)

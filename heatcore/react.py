@@ -83,8 +83,8 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
                               turn=replace(turn, adrenaline_cooldown_used=True))
     if isinstance(action, AdrenalineMove):
         events.append(event("adrenaline", turn.car, speed=turn.speed + 1))
-        state = move_car(state, turn.car, 1, "adrenaline", events)
-        return replace(state, turn=replace(turn, adrenaline_move_used=True, speed=turn.speed + 1))
+        return move_car(state, turn.car, 1, "adrenaline", events,
+                        turn=replace(turn, adrenaline_move_used=True, speed=turn.speed + 1))
     if isinstance(action, Boost):
         events.append(event("paid-heat", turn.car, amount=1, cause="boost"))
         new_car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))

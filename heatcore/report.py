@@ -85,11 +85,13 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
             turn.notes.append(f"corner {ev.get('corner')} (limit {ev.get('limit')}) "
                               f"-{ev.get('heat')} heat")
         elif k == "spun-out":
+            gears[turn.car] = 1
             turn.heat += ev.get("heat")
             turn.position = ev.get("position")
             turn.notes.append(f"SPUN OUT at corner {ev.get('corner')} (limit {ev.get('limit')}),"
                               f" +{ev.get('stress')} stress")
         elif k == "cluttered":
+            gears[turn.car] = 1
             turn.notes.append("cluttered hand: no move, gear 1")
         elif k == "cooled":
             turn.notes.append(f"cooldown {ev.get('amount')}")

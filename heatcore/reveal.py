@@ -13,7 +13,8 @@ from heatcore.values import replace
 @implements("reveal.speed", "play.cluttered")
 def reveal(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     """Turn the played cards face up: speed is their sum; each Stress asks for one flip.
-    A cluttered play does not move: gear 1, every played card to the discard, replenish."""
+    A cluttered play does not move: gear 1, every played card to the discard, replenish.
+    The returned state holds ``turn`` (at its next stage)."""
     car = state.cars[turn.car]
     events.append(event("revealed", turn.car, cards=car.played))
     if HEAT in car.played:
@@ -57,7 +58,7 @@ def finish_flips(state: RaceState, turn: Turn, events: list[Event]) -> RaceState
     if turn.stage is Stage.REVEAL:
         events.append(event("speed", turn.car, speed=turn.speed))
     why = "cards" if turn.stage is Stage.REVEAL else "boost"
-    state = move_car(state, turn.car, turn.to_move, why, events)
-    return replace(state, turn=replace(turn, stage=Stage.REACT, to_move=0))
+    return move_car(state, turn.car, turn.to_move, why, events,
+                    turn=replace(turn, stage=Stage.REACT, to_move=0))
 
 

@@ -28,6 +28,7 @@ def can_slipstream(state: RaceState, car: int) -> bool:
 @implements("slipstream.move", "slipstream.speed-unchanged", "ruling.blocked-extra-move")
 def apply_slipstream(state: RaceState, turn: Turn, take: bool, events: list[Event]) -> RaceState:
     """Move two more spaces (placement applies; the speed does not change), or not."""
+    discard = replace(turn, stage=Stage.DISCARD)
     if take:
-        state = move_car(state, turn.car, SLIPSTREAM_SPACES, "slipstream", events)
-    return replace(state, turn=replace(turn, stage=Stage.DISCARD))
+        return move_car(state, turn.car, SLIPSTREAM_SPACES, "slipstream", events, turn=discard)
+    return replace(state, turn=discard)

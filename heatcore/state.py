@@ -115,7 +115,7 @@ class RaceState:
 
     def on_track(self) -> tuple[int, ...]:
         """Cars still on the track (not yet ranked and removed)."""
-        ranked = set(self.ranking)
+        ranked = self.ranking
         return tuple(i for i in range(len(self.cars)) if i not in ranked)
 
     def actor(self) -> int | None:

@@ -301,7 +301,7 @@ def aggressive_policy(state: RaceState, legal: tuple[Action, ...],
         top = max(a.gear for a in legal if isinstance(a, Plan))
         best = [a for a in legal if isinstance(a, Plan) and a.gear == top]
         best.sort(key=lambda a: -sum(VALUE[c] + (2 if c == STRESS else 0)
-                                      for c in a.cards))  # type: ignore[union-attr]
+                                      for c in a.cards))
         return best[rng.randrange(min(3, len(best)))]
     for kind in (AdrenalineMove, Boost, Slipstream, EndReact):
         for action in legal:

@@ -88,7 +88,8 @@ def _phase_problems(state: RaceState) -> Problem:
     found = Problem.NONE
     if (state.phase is Phase.TURN) != (state.turn is not None):
         found |= Problem.PHASE
-    if state.turn is not None and (not state.order or state.turn.car != state.order[state.cursor]):
+    if state.turn is not None and (not 0 <= state.cursor < len(state.order)
+                                   or state.turn.car != state.order[state.cursor]):
         found |= Problem.PHASE
     if state.shuffle is not None and (
             state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck):

@@ -39,7 +39,16 @@ class Obligation:
     assertions: tuple[z3.BoolRef, ...]
 
 
-Builder = Callable[[TrackFacts, frozenset[str], int | None], list[Obligation]]
+@dataclass(frozen=True)
+class Ctx:
+    """What a proof's obligations may rely on besides the encoding."""
+
+    bound: int | None = None  # a bound proof's optimised value
+    speed_limit: int | None = None  # proved by bound-speed: no turn's speed exceeds it
+    movement: bool = False  # assume the claim proved by the movement proof
+
+
+Builder = Callable[[TrackFacts, frozenset[str], Ctx], list[Obligation]]
 Objective = Callable[[Turn], z3.ArithRef]
 
 
@@ -57,14 +66,22 @@ class Proof:
     controls: tuple[str, ...]
     build: Builder
     objective: Objective | None = None
+    lemmas: tuple[str, ...] = ()  # proofs whose proved result this one assumes
+
+
+def premises(t: Turn, ctx: Ctx) -> tuple[z3.BoolRef, ...]:
+    """The turn's constraints, the race invariants on its pre-state, and proved lemmas."""
+    lemmas = [] if ctx.speed_limit is None else [ref_speed(t) <= ctx.speed_limit]
+    if ctx.movement:
+        lemmas.append(movement_claim(t))
+    return (*t.formula(), *pre_invariants(t).values(), *lemmas)
 
 
 def _turn_obligation(label: str, claim: Callable[[Turn], z3.BoolRef]) -> Builder:
     """One obligation: any turn from a state satisfying the invariants meets ``claim``."""
-    def build(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+    def build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
         t = encode_turn(facts, bugs)
-        premises = (*t.formula(), *pre_invariants(t).values())
-        return [Obligation(label, (*premises, z3.Not(claim(t))))]
+        return [Obligation(label, (*premises(t, ctx), z3.Not(claim(t))))]
     return build
 
 
@@ -75,18 +92,17 @@ StateClaim = Callable[[TrackFacts, CarState, list[Other], z3.ArithRef, "z3.BoolR
 def _inductive(claim: StateClaim, extra: Callable[[Turn], z3.BoolRef] | None = None) -> Builder:
     """Two obligations: the claim holds after setup, and every turn from a state where the
     race invariants hold keeps it (plus an optional per-turn claim ``extra``)."""
-    def build(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+    def build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
         s = encode_setup(facts, bugs)
         base = Obligation("setup", (*s.enc.formula(),
                                     z3.Not(claim(facts, s.car, s.others, s.other_stress,
                                                              False))))
         t = encode_turn(facts, bugs)
-        premises = (*t.formula(), *pre_invariants(t).values())
+        pre = premises(t, ctx)
         post = claim(facts, t.post, t.others, t.other_stress, t.finished)
-        step = Obligation("turn", (*premises, z3.Not(post)))
-        out = [base, step]
+        out = [base, Obligation("turn", (*pre, z3.Not(post)))]
         if extra is not None:
-            out.append(Obligation("turn-claim", (*premises, z3.Not(extra(t)))))
+            out.append(Obligation("turn-claim", (*pre, z3.Not(extra(t)))))
         return out
     return build
 
@@ -142,7 +158,9 @@ def heat_source_claim(t: Turn) -> z3.BoolRef:
     """Heat leaves the engine only as payment, and leaves the hand only by cooldown."""
     pre, rev, rea, cor = (t.stages[k] for k in ("pre", "revealed", "reacted", "cornered"))
     cooled = rev.hand[HEAT] - rea.hand[HEAT]
-    paid = t.shift_cost + t.boost_cost + t.corners.paid
+    step = t.gear - t.pre.gear
+    shift = z3.If(z3.Or(step == 2, step == -2), 1, 0)
+    paid = shift + z3.If(t.boost, 1, 0) + t.corners.paid
     return z3.And(cor.engine == pre.engine + cooled - paid,
                   cor.hand[HEAT] == rea.hand[HEAT],
                   t.stages["discarded"].hand[HEAT] == cor.hand[HEAT],
@@ -200,6 +218,16 @@ def corner_claim(t: Turn) -> z3.BoolRef:
     return z3.And(paid == z3.If(demand <= engine, demand, engine),
                   t.corners.spun == (demand > engine), *before_spin,
                   t.stages["cornered"].hand[HEAT] == t.stages["reacted"].hand[HEAT])
+
+
+def movement_claim(t: Turn) -> z3.BoolRef:
+    """Before step 7 the car is never behind its start and at most speed spaces ahead,
+    plus 2 if it slipstreamed; a spin never puts it behind its start spot."""
+    a, end = t.pre.spot, t.placements["slipstream"].result
+    return z3.And(end.pos >= a.pos,
+                  end.pos <= a.pos + ref_speed(t) + z3.If(t.slip, 2, 0),
+                  z3.Implies(t.corners.spun, _key(t.post.spot.pos, t.post.spot.racing)
+                             >= _key(a.pos, a.racing)))
 
 
 def placement_claim(t: Turn) -> z3.BoolRef:
@@ -267,7 +295,7 @@ def discard_claim(t: Turn) -> z3.BoolRef:
                   *(dis.hand[k] <= cor.hand[k] for k in KINDS))
 
 
-def order_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+def order_claim(facts: TrackFacts, bugs: frozenset[str], _: Ctx) -> list[Obligation]:
     """Turn order: a strict total order on cars in distinct spots, leader first."""
     s = encode_standing(facts, bugs)
     n = len(s.spots)
@@ -289,7 +317,7 @@ def order_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[
     return [Obligation("order", (*premises, z3.Not(z3.And(out))))]
 
 
-def round_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[Obligation]:
+def round_claim(facts: TrackFacts, bugs: frozenset[str], _: Ctx) -> list[Obligation]:
     """In a round every car takes exactly one turn; adrenaline goes to exactly one car (two
     if 5-6 cars started), the last of the order fixed at the round's start."""
     r = encode_round(facts, bugs)
@@ -307,8 +335,8 @@ def round_claim(facts: TrackFacts, bugs: frozenset[str], _: int | None) -> list[
 # ---- bounds -------------------------------------------------------------------------
 
 def speed_objective(t: Turn) -> z3.ArithRef:
-    """The speed step 7 uses."""
-    return z3.If(t.cluttered, 0, t.speed)
+    """The turn's speed (speed.turn-total) of a turn that moves."""
+    return z3.If(t.cluttered, 0, ref_speed(t))
 
 
 def heat_cost_objective(t: Turn) -> z3.ArithRef:
@@ -327,12 +355,15 @@ def spin_back_objective(t: Turn) -> z3.ArithRef:
     return z3.If(t.corners.spun, t.line_crossing_end() - t.post.spot.pos, 0)
 
 
+def bound_obligation(t: Turn, ctx: Ctx, objective: Objective, bound: int) -> Obligation:
+    """The obligation of a bound proof: no turn's objective exceeds ``bound``."""
+    return Obligation(f"above {bound}", (*premises(t, ctx), objective(t) > bound))
+
+
 def _bound(objective: Objective) -> Builder:
-    def build(facts: TrackFacts, bugs: frozenset[str], bound: int | None) -> list[Obligation]:
-        assert bound is not None, "a bound proof needs the optimised bound"
-        t = encode_turn(facts, bugs)
-        premises = (*t.formula(), *pre_invariants(t).values())
-        return [Obligation(f"above {bound}", (*premises, objective(t) > bound))]
+    def build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
+        assert ctx.bound is not None, "a bound proof needs the optimised bound"
+        return [bound_obligation(encode_turn(facts, bugs), ctx, objective, ctx.bound)]
     return build
 
 
@@ -420,8 +451,15 @@ PROOFS: tuple[Proof, ...] = (
           "backwards, racing line first; no two cars ever share a spot.",
           ("move.exact", "place.racing-line-first", "place.blocked", "ruling.zero-move",
            "slipstream.move", "corner.spin", "setup.grid"),
-          ("placement-ignores-occupancy", "place-other-lane-first"),
+          ("placement-ignores-occupancy", "place-other-lane-first", "blocked-moves-ahead"),
           _inductive(_inv("spots"), placement_claim)),
+    Proof("movement",
+          "A turn moves the car forward at most its speed (+2 with slipstream), never "
+          "backwards before step 7; a spin never puts it behind its start spot.",
+          ("move.exact", "place.blocked", "place.speed-unchanged", "slipstream.move",
+           "adrenaline.effects", "corner.spin", "ruling.blocked-extra-move"),
+          ("blocked-moves-ahead", "spin-one-space-short"),
+          _turn_obligation("turn", movement_claim)),
     Proof("slipstream",
           "A slipstream needs a car beside or one space ahead, never crosses the final "
           "finish line and is never taken after it.",
@@ -450,7 +488,7 @@ PROOFS: tuple[Proof, ...] = (
           "The largest speed a turn can reach (optimised), and no turn exceeds it.",
           ("speed.turn-total", "reveal.speed", "reveal.stress-flip", "react.boost",
            "adrenaline.effects", "slipstream.speed-unchanged"),
-          ("flip-accepts-upgrades", "slipstream-adds-speed"),
+          ("flip-leaves-card-in-deck", "reshuffle-includes-play-area"),
           _bound(speed_objective), speed_objective),
     Proof("bound-heat-cost",
           "The most Heat one turn can cost (shift + boost + corners, optimised).",
@@ -462,19 +500,19 @@ PROOFS: tuple[Proof, ...] = (
           "(summed excess before any spin, optimised).",
           ("corner.check", "corner.pay-heat", "speed.turn-total"),
           ("slipstream-adds-speed",),
-          _bound(heat_demand_objective), heat_demand_objective),
+          _bound(heat_demand_objective), heat_demand_objective, ("bound-speed", "movement")),
     Proof("bound-spin-back",
           "The largest distance a spin sends a car back (optimised).",
           ("corner.spin", "place.blocked"),
           ("spin-one-space-short",),
-          _bound(spin_back_objective), spin_back_objective),
+          _bound(spin_back_objective), spin_back_objective, ("bound-speed", "movement")),
 )
 
 
 def obligations(proof: Proof, facts: TrackFacts, bugs: frozenset[str] = frozenset(),
-                bound: int | None = None) -> list[Obligation]:
+                ctx: Ctx | None = None) -> list[Obligation]:
     """Build the obligations of ``proof`` on a track, with some bugs switched on."""
-    return proof.build(facts, bugs, bound)
+    return proof.build(facts, bugs, ctx or Ctx())
 
 
 def by_id(proof_id: str) -> Proof:

@@ -91,9 +91,12 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.Ar
     found_any = z3.And(active, size(z.deck, accept) + size(z.discard, accept) > 0)
     resh = z3.And(found_any, size(z.deck, accept) == 0)
     keep_discard = enc.bug("reshuffle-keeps-discard")
-    deck1 = {k: z3.If(resh, z.deck[k] + z.discard[k], z.deck[k]) for k in KINDS}
+    with_play = enc.bug("reshuffle-includes-play-area")
+    deck1 = {k: z3.If(resh, z.deck[k] + z.discard[k] + (z.play[k] if with_play else 0),
+                      z.deck[k]) for k in KINDS}
     discard1 = {k: z3.If(resh, z.discard[k] if keep_discard else 0, z.discard[k])
                 for k in KINDS}
+    play0 = {k: z3.If(resh, 0, z.play[k]) if with_play else z.play[k] for k in KINDS}
     pick = enc.int(f"{tag}.pick", lo=0, hi=len(accept) - 1)
     took = {k: z3.If(z3.And(found_any, pick == i), 1, 0) for i, k in enumerate(accept)}
     for k in accept:
@@ -104,9 +107,10 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.Ar
         enc.rule("reveal.stress-flip", s <= deck1[k])
         enc.rule("ruling.flip-no-basic", z3.Implies(z3.Not(found_any), s == 0))
         skips[k] = s
-    deck = {k: deck1[k] - skips.get(k, 0) - took.get(k, 0) for k in KINDS}
+    stays = enc.bug("flip-leaves-card-in-deck")
+    deck = {k: deck1[k] - skips.get(k, 0) - (0 if stays else took.get(k, 0)) for k in KINDS}
     discard = {k: discard1[k] + skips.get(k, 0) for k in KINDS}
-    play = {k: z.play[k] + took.get(k, 0) for k in KINDS}
+    play = {k: play0[k] + took.get(k, 0) for k in KINDS}
     value = z3.Sum([VALUE[k] * took[k] for k in accept])
     return z.with_(deck=deck, discard=discard, play=play), value
 

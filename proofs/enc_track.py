@@ -51,7 +51,9 @@ def scan_order(enc: Enc, target: z3.ArithRef) -> list[tuple[z3.ArithRef, bool]]:
     """place.racing-line-first, place.blocked: the spots tried from ``target`` backwards:
     the racing-line spot, then the other, then the space behind, and so on."""
     first = not enc.bug("place-other-lane-first")
-    return [(target - k // 2, first if k % 2 == 0 else not first) for k in range(SCAN)]
+    way = 1 if enc.bug("blocked-moves-ahead") else -1
+    return [(target + way * (k // 2), first if k % 2 == 0 else not first)
+            for k in range(SCAN)]
 
 
 def first_free(enc: Enc, target: z3.ArithRef, others: list[Other]) -> Spot:

@@ -37,7 +37,13 @@ MUTATIONS: dict[str, tuple[str, str]] = {
     "cluttered-keeps-gear": ("play.cluttered", "a cluttered car keeps its gear"),
     "cluttered-moves": ("play.cluttered", "a cluttered car moves its card speed"),
     "flip-accepts-upgrades": ("reveal.stress-flip", "a flip stops at the 0 and 5 upgrades"),
+    "flip-leaves-card-in-deck": ("reveal.stress-flip",
+                                 "the basic card found stays in the deck as well"),
+    "reshuffle-includes-play-area": ("deck.reshuffle",
+                                     "a reshuffle during a flip takes the play area in too"),
     "placement-ignores-occupancy": ("place.blocked", "the car lands on the target spot"),
+    "blocked-moves-ahead": ("place.blocked",
+                            "a car whose space is full goes on to the next free spot ahead"),
     "place-other-lane-first": ("place.racing-line-first", "the other spot is tried first"),
     "cooldown-3-in-gear-2": ("react.cooldown", "gear 2 cools down 3 Heat"),
     "cooldown-copies-heat": ("react.cooldown", "cooldown adds Heat to the engine but leaves "

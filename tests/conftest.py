@@ -7,23 +7,27 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
     "ci",
     max_examples=25,
     deadline=None,
     derandomize=True,
+    # no target phase: the race machine's target() steers only the deep profile
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.large_base_example,
                            HealthCheck.filter_too_much],
 )
 settings.register_profile(
     "deep",
-    max_examples=5_000,
+    max_examples=1_000,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.large_base_example,
                            HealthCheck.filter_too_much],
 )
 settings.load_profile(os.environ.get("HEATCORE_HYPOTHESIS_PROFILE", "ci"))
@@ -35,8 +39,8 @@ import pytest  # noqa: E402
 
 from heatcore.strategies import RaceBatch, seeded_batch  # noqa: E402
 
-#: One-lap races in the seeded batch: 300 by default, 3000 with the deep profile.
-BATCH_RACES = 3000 if DEEP else 300
+#: One-lap races in the seeded batch: 300 by default, 2000 with the deep profile.
+BATCH_RACES = 2000 if DEEP else 300
 
 
 @pytest.fixture(scope="session")

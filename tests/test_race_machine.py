@@ -12,13 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import event, settings
+from hypothesis import event, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
-    precondition,
     rule,
 )
 
@@ -63,6 +62,7 @@ class RaceMachine(RuleBasedStateMachine):
         self.checker = hs.RaceChecker()
         self.style = "uniform"
         self.races = 0
+        self.seen: set[str] = set()
 
     def _begin(self, setup: RaceSetup, style: str) -> None:
         self.state, events = start_race(setup)
@@ -77,11 +77,15 @@ class RaceMachine(RuleBasedStateMachine):
     def begin(self, setup: RaceSetup, style: str) -> None:
         self._begin(setup, style)
 
-    @precondition(lambda self: self.state is not None and not self.state.is_over())
     @rule(data=st.data())
     def act(self, data: st.DataObject) -> None:
+        """One step: a legal action or a shuffle; after a finished race, a new race."""
         state = self.state
         assert state is not None
+        if state.is_over():
+            self._begin(data.draw(hs.race_setups(laps=st.just(1)), label="setup"),
+                        data.draw(st.sampled_from(["uniform", *STYLES]), label="style"))
+            return
         action: Action
         if state.is_chance():
             action = data.draw(hs.shuffles(state), label="shuffle")
@@ -95,25 +99,27 @@ class RaceMachine(RuleBasedStateMachine):
         after, events = apply(state, action)
         for name in self.checker.step(state, action, after, events):
             event(name)
+            self.seen.add(name)
         self.state = after
         if after.is_over():
             self.checker.finish()
             self.races += 1
             MACHINE_RACES.append(1)
-
-    @precondition(lambda self: self.state is not None and self.state.is_over())
-    @rule(setup=hs.race_setups(laps=st.just(1)), style=st.sampled_from(["uniform", *STYLES]))
-    def next_race(self, setup: RaceSetup, style: str) -> None:
-        self._begin(setup, style)
+            event("race completed")
 
     @invariant()
     def valid(self) -> None:
         if self.state is not None:
             assert not status(self.state)
 
+    def teardown(self) -> None:
+        # steer generation towards runs that reach many different rare situations
+        target(float(len(self.seen)), label="distinct rare situations")
+        target(float(self.races), label="complete races")
+
 
 RaceMachine.TestCase.settings = settings(
-    settings(), stateful_step_count=1500,
+    settings(), stateful_step_count=800,
     max_examples=settings().max_examples)
 
 

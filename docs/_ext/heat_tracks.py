@@ -135,8 +135,7 @@ def track_svg(track: Track) -> str:
 def track_page(track: Track) -> str:
     """The RST page of ``track``: numbers, corners, grid and the diagram."""
     name = track.name
-    racing = [s for s in range(1, track.spaces_per_lap + 1)]
-    lanes = {track.racing_lane(s) for s in racing}
+    lanes = {track.racing_lane(s) for s in range(1, track.spaces_per_lap + 1)}
     lines = [
         f".. _track-{track.id}:\n",
         name, "=" * len(name), "",

@@ -20,7 +20,7 @@ import pkgutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -76,6 +76,13 @@ class Hit:
     path: str  # relative to the repository root
     name: str  # function or case name ("" for the whole file)
     line: int = 0
+
+    @property
+    def title(self) -> str:
+        """A short name for links: the function, case or file."""
+        if self.kind == "fixture":
+            return self.name if "[" not in self.name else f"{Path(self.path).stem} {self.name}"
+        return self.name or self.path
 
     @property
     def label(self) -> str:
@@ -141,7 +148,7 @@ def scan_tests(root: Path, folder: Path, marker: str, known: set[str], cov: Cove
                 for value in values:
                     module_ids += _marker_ids(value, marker) or []
 
-        def visit(body: list[ast.stmt], prefix: str, inherited: list[str]) -> None:
+        def visit(body: list[ast.stmt], prefix: str, inherited: list[str], rel: str) -> None:
             for stmt in body:
                 if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                     continue
@@ -150,13 +157,13 @@ def scan_tests(root: Path, folder: Path, marker: str, known: set[str], cov: Cove
                     ids += _marker_ids(deco, marker) or []
                 name = f"{prefix}{stmt.name}"
                 if isinstance(stmt, ast.ClassDef):
-                    visit(stmt.body, f"{name}.", ids)
+                    visit(stmt.body, f"{name}.", ids, rel)
                 elif stmt.name.startswith("test"):
                     for rule_id in ids:
                         if rule_id in known:
                             cov.add(rule_id, Hit("test", rel, name, stmt.lineno))
 
-        visit(tree.body, "", module_ids)
+        visit(tree.body, "", module_ids, rel)
 
 
 def scan_literals(root: Path, folder: Path, kind: str, known: set[str], cov: Coverage) -> None:
@@ -209,6 +216,18 @@ def scan_fixtures(root: Path, folder: Path, known: set[str], cov: Coverage,
                     cov.add(rule_id, Hit("fixture", rel, name))
 
 
+def load_catalogue(app: Sphinx) -> list[Any] | None:
+    """The items of ``rulebook_catalogue`` (each with ``id``, ``claim``, ``rules``), if set."""
+    name = app.config.rulebook_catalogue
+    if not name:
+        return None
+    try:
+        return list(_resolve(name))
+    except (ImportError, AttributeError) as error:
+        logger.info("rulebook: no proof catalogue (%s); scanning proofs for rule IDs", error)
+        return None
+
+
 def scan(app: Sphinx, known: set[str]) -> tuple[Coverage, dict[str, list[tuple[str, Any]]]]:
     """Scan the configured folders for every rule ID in ``known``."""
     root = Path(app.config.rulebook_root)
@@ -216,7 +235,15 @@ def scan(app: Sphinx, known: set[str]) -> tuple[Coverage, dict[str, list[tuple[s
     cases: dict[str, list[tuple[str, Any]]] = {}
     scan_tests(root, root / app.config.rulebook_tests, app.config.rulebook_test_marker,
                known, cov)
-    scan_literals(root, root / app.config.rulebook_proofs, "proof", known, cov)
+    catalogue = load_catalogue(app)
+    if catalogue is None:
+        scan_literals(root, root / app.config.rulebook_proofs, "proof", known, cov)
+    else:
+        where = app.config.rulebook_catalogue.partition(":")[0].replace(".", "/") + ".py"
+        for item in catalogue:
+            for rule_id in getattr(item, "rules", ()):
+                if rule_id in known:
+                    cov.add(rule_id, Hit("proof", where, str(item.id)))
     scan_fixtures(root, root / app.config.rulebook_fixtures, known, cov, cases)
     return cov, cases
 
@@ -266,7 +293,7 @@ def title(text: str, char: str, over: bool = False) -> str:
     """An RST heading."""
     text = escape(text)
     line = char * max(len(text), 3)
-    return f"{line}\n{text}\n{line}\n" if over else f"{text}\n{line}\n"
+    return f"{line}\n{text}\n{line}\n\n" if over else f"{text}\n{line}\n\n"
 
 
 def escape(text: str) -> str:
@@ -303,6 +330,7 @@ class Generator:
         self.root = Path(app.config.rulebook_root)
         self.cov, self.cases = scan(app, set(self.rs.entries))
         self.impl = implementations(app)
+        self.catalogue = {str(i.id): i for i in load_catalogue(app) or []}
         self.refined_by: dict[str, list[str]] = {}
         for entry in self.rs.entries.values():
             for target in entry.refines:
@@ -335,7 +363,7 @@ class Generator:
         for kind in self.KINDS:
             hits = self.cov.of(rule_id, kind)
             if hits:
-                refs = ", ".join(f":ref:`{escape(h.name or h.path)} <{h.label}>`" for h in hits)
+                refs = ", ".join(f":ref:`{escape(h.title)} <{h.label}>`" for h in hits)
                 lines.append(f"* **{kind.capitalize()}s ({len(hits)}):** {refs}")
             else:
                 lines.append(f"* **{kind.capitalize()}s:** none")
@@ -425,15 +453,31 @@ class Generator:
                        ", ".join(f":rulebook:rule:`{r}`" for r in unchecked) + ".\n")
         return "".join(out)
 
+    @staticmethod
+    def catalogue_item(item: Any) -> str:
+        """The claim of a catalogued proof in words, and its negative controls."""
+        out = f"**Claim.** {escape(' '.join(str(item.claim).split()))}\n\n"
+        controls = getattr(item, "controls", ())
+        if controls:
+            out += ("**Negative controls** (deliberate bugs the proof must catch): " +
+                    ", ".join(f"``{c}``" for c in controls) + "\n\n")
+        return out
+
     def coverage_page(self, kind: str) -> str:
         """Every scanned place of one kind, with the rule IDs it names and its source."""
         heading = {"test": "Tests", "proof": "Proofs", "fixture": "Fixtures"}[kind]
         folder = {"test": self.app.config.rulebook_tests,
                   "proof": self.app.config.rulebook_proofs,
                   "fixture": self.app.config.rulebook_fixtures}[kind]
-        out = [title(f"{heading} by rule", "="),
-               f"Every place in ``{folder}/`` that names a rule ID, found when the site was "
-               "built.\n\n"]
+        if kind == "proof" and self.catalogue:
+            out = [title("Proof catalogue", "="),
+                   f"Every proof of ``{self.app.config.rulebook_catalogue}``: its claim in "
+                   "words, the rule IDs it covers and the deliberate bugs it must catch; read "
+                   "when the site was built.\n\n"]
+        else:
+            out = [title(f"{heading} by rule", "="),
+                   f"Every place in ``{folder}/`` that names a rule ID, found when the site "
+                   "was built.\n\n"]
         places = self.cov.places.get(kind, [])
         if not places:
             out.append(f"Nothing in ``{folder}/`` names a rule ID yet.\n")
@@ -449,10 +493,12 @@ class Generator:
                 current = hit.path
                 out.append(title(hit.path, "-"))
             out.append(f".. _{hit.label}:\n\n")
-            out.append(title(hit.name or hit.path, "~"))
+            out.append(f".. rubric:: {escape(hit.title)}\n\n")
             ids = ", ".join(f":rulebook:rule:`{r}`" for r in by_rule.get(hit, []))
             out.append(f"Names: {ids}\n\n")
-            if kind != "fixture" and hit.name:
+            if kind == "proof" and hit.name in self.catalogue:
+                out.append(self.catalogue_item(self.catalogue[hit.name]))
+            elif kind != "fixture" and hit.name:
                 path = self.root / hit.path
                 out.append(f".. literalinclude:: {self.src(path)}\n"
                            f"   :pyobject: {hit.name}\n   :language: python\n\n")
@@ -462,6 +508,15 @@ class Generator:
                 if text:
                     out.append(escape(str(text)) + "\n\n")
         return "".join(out)
+
+    def include_page(self, rel: str) -> str:
+        """A repository text file shown verbatim, or a note that it does not exist yet."""
+        path = self.root / rel
+        if not path.is_file():
+            return f".. note:: ``{rel}`` does not exist yet; this section will show it.\n"
+        language = {".md": "markdown", ".json": "json", ".py": "python"}.get(path.suffix, "text")
+        return (f"The text of ``{rel}``, included when the site was built:\n\n"
+                f".. literalinclude:: {self.src(path)}\n   :language: {language}\n\n")
 
     def api_page(self, package: str) -> str:
         """Autodoc of every module of ``package``, found when the site is built."""
@@ -484,13 +539,18 @@ class Generator:
             pages[f"rules/{chapter.id}.rst"] = self.chapter_page(chapter)
         for kind in self.KINDS:
             pages[f"coverage/{kind}s.rst"] = self.coverage_page(kind)
-        pages["coverage/index.rst"] = (
-            title("Coverage", "=") + ".. toctree::\n\n   tests\n   proofs\n   fixtures\n")
+        for name, rel in self.app.config.rulebook_includes.items():
+            pages[f"include/{name}.rst"] = self.include_page(rel)
         package = self.app.config.rulebook_api_package
         if package:
             pages["api.rst"] = self.api_page(package)
         for rel, text in pages.items():
             write_if_changed(self.out / rel, text)
+        keep = set(self.app.config.rulebook_keep)
+        for path in self.out.rglob("*.rst"):
+            rel = path.relative_to(self.out).as_posix()
+            if rel not in pages and rel.split("/", 1)[0] not in keep:
+                path.unlink()
 
 
 def generate(app: Sphinx) -> None:
@@ -499,6 +559,30 @@ def generate(app: Sphinx) -> None:
 
 
 # --------------------------------------------------------------------------- domain
+
+
+class pinned_examples(nodes.General, nodes.Element):
+    """Placeholder for links to the worked examples that pin a rule (filled when resolved)."""
+
+
+def fill_pinned_examples(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: replace each placeholder by links to the pinning examples."""
+    domain: RuleDomain = app.env.get_domain("rulebook")  # type: ignore[assignment]
+    for node in list(doctree.findall(pinned_examples)):
+        places = domain.pins.get(node["rule_id"], [])
+        if not places:
+            node.replace_self([])
+            continue
+        para = nodes.paragraph()
+        para += nodes.strong("Worked examples", "Worked examples")
+        para += nodes.Text(": ")
+        for index, (doc, anchor) in enumerate(places):
+            if index:
+                para += nodes.Text(", ")
+            title_node = app.env.titles.get(doc)
+            text = title_node.astext() if title_node is not None else doc
+            para += make_refnode(app.builder, docname, doc, anchor, nodes.Text(text), text)
+        node.replace_self(para)
 
 
 class RuleDirective(SphinxDirective):
@@ -523,7 +607,7 @@ class RuleDirective(SphinxDirective):
         head = nodes.paragraph(classes=["rulebook-id"])
         head += nodes.literal(rule_id, rule_id)
         if entry.source is not None:
-            head += nodes.Text(f"  ·  source: {entry.source.document}, "
+            head += nodes.Text(f"  ·  source: document {entry.source.document}, "
                                f"section «{entry.source.section}»")
         box += head
         if entry.kind != "rule" and entry.question:
@@ -539,6 +623,7 @@ class RuleDirective(SphinxDirective):
             box += items
         if entry.example:
             box += self._para("Example", entry.example)
+        box += pinned_examples(rule_id=rule_id)
         return [target, box]
 
     @staticmethod
@@ -560,7 +645,7 @@ class PinDirective(SphinxDirective):
     """
 
     required_arguments = 2
-    option_spec = {"quiet": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {"quiet": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         rule_id, pinned = self.arguments
@@ -574,12 +659,15 @@ class PinDirective(SphinxDirective):
             logger.warning("rule %r changed since this text was written (pinned %s, now %s): "
                            "check the text below and update the pin", rule_id, pinned, now,
                            location=self.get_location())
+        domain: RuleDomain = self.env.get_domain("rulebook")  # type: ignore[assignment]
+        anchor = f"pin-{rule_id}-{self.lineno}"
+        domain.pins.setdefault(rule_id, []).append((self.env.docname, anchor))
         ref = pending_xref("", refdomain="rulebook", reftype="rule", reftarget=rule_id,
                            refexplicit=False, refwarn=True)
         ref += nodes.literal(rule_id, rule_id)
         para = nodes.paragraph("", "", nodes.Text("Checks "), ref, nodes.Text(": "),
                                nodes.emphasis(entry.text, entry.text))
-        return [nodes.container("", para, classes=["rulebook-pin"])]
+        return [nodes.container("", para, classes=["rulebook-pin"], ids=[anchor])]
 
 
 class RuleDomain(Domain):
@@ -587,10 +675,15 @@ class RuleDomain(Domain):
 
     name = "rulebook"
     label = "Rulebook"
-    object_types = {"rule": ObjType("rule", "rule")}
-    directives = {"rule": RuleDirective, "pin": PinDirective}
-    roles = {"rule": XRefRole()}
-    initial_data: dict[str, Any] = {"rules": {}}
+    object_types: ClassVar[dict[str, ObjType]] = {"rule": ObjType("rule", "rule")}
+    directives: ClassVar[dict[str, Any]] = {"rule": RuleDirective, "pin": PinDirective}
+    roles: ClassVar[dict[str, Any]] = {"rule": XRefRole()}
+    initial_data: ClassVar[dict[str, Any]] = {"rules": {}}
+
+    @property
+    def pins(self) -> dict[str, list[tuple[str, str]]]:
+        """Rule ID -> (docname, anchor) of each worked example that pins it."""
+        return self.data.setdefault("pins", {})
 
     @property
     def rules(self) -> dict[str, str]:
@@ -608,11 +701,15 @@ class RuleDomain(Domain):
         for rule_id, doc in list(self.rules.items()):
             if doc == docname:
                 del self.rules[rule_id]
+        for rule_id, places in list(self.pins.items()):
+            self.pins[rule_id] = [p for p in places if p[0] != docname]
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
         for rule_id, doc in otherdata["rules"].items():
             if doc in docnames:
                 self.rules[rule_id] = doc
+        for rule_id, places in otherdata.get("pins", {}).items():
+            self.pins.setdefault(rule_id, []).extend(p for p in places if p[0] in docnames)
 
     def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
                      typ: str, target: str, node: pending_xref, contnode: nodes.Element
@@ -654,7 +751,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_fixtures", "fixtures", "env")
     app.add_config_value("rulebook_depends", [], "env")
     app.add_config_value("rulebook_api_package", "", "env")
+    app.add_config_value("rulebook_catalogue", "", "env")
+    app.add_config_value("rulebook_includes", {}, "env")
+    app.add_config_value("rulebook_keep", [], "env")
     app.add_domain(RuleDomain)
+    app.add_node(pinned_examples)
+    app.connect("doctree-resolved", fill_pinned_examples)
     app.connect("builder-inited", generate)
     app.connect("env-check-consistency", check_complete)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True,

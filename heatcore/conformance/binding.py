@@ -67,3 +67,10 @@ class Binding(Protocol):
                   actual: JSON) -> list[str]:
         """Rule IDs most likely broken when ``actual`` differs from ``expected``."""
         ...
+
+
+def track_of(state: JSON) -> str | None:
+    """The board a state is played on, when the ruleset's states name one (``track``)."""
+    if isinstance(state, dict) and isinstance(state.get("track"), str):
+        return str(state["track"])
+    return None

@@ -85,6 +85,9 @@ class HeatBinding:
         from heatcore import __version__
 
         self.version = str(__version__)
+        # The last state this binding produced or loaded, and its value: a session applies
+        # actions to the state it was just given, so this skips re-reading and re-validating.
+        self._memo: tuple[JSON, RaceState] | None = None
 
     def rulings(self) -> list[str]:
         return [e.id for e in ruleset() if e.kind == "ruling"]
@@ -97,13 +100,21 @@ class HeatBinding:
 
     def parse(self, state: JSON) -> RaceState:
         """A validated state value, or Rejected."""
+        if self._memo is not None and self._memo[0] is state:
+            return self._memo[1]
         try:
-            return validate(state_from_dict(state))
+            value = validate(state_from_dict(state))
         except RulesError as error:
             raise _rejected(error) from None
+        return value
+
+    def _remember(self, value: RaceState) -> JSON:
+        data = state_to_dict(value)
+        self._memo = (data, value)
+        return data
 
     def load(self, state: JSON) -> JSON:
-        return state_to_dict(self.parse(state))
+        return self._remember(self.parse(state))
 
     def legal(self, state: JSON) -> list[str]:
         return [str(a) for a in legal_actions(self.parse(state))]
@@ -114,7 +125,7 @@ class HeatBinding:
             after, events = apply(value, parse_action(action))
         except RulesError as error:
             raise _rejected(error) from None
-        return state_to_dict(after), [event_to_dict(e) for e in events]
+        return self._remember(after), [event_to_dict(e) for e in events]
 
     def random_race(self, seed: int) -> RandomRace:
         """Race ``seed``: track, car count and policy drawn from the seed, one lap."""

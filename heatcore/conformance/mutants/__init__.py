@@ -1,0 +1,30 @@
+"""Deliberately wrong engines: heatcore with one rule broken, speaking the protocol.
+
+Each module ``NAME`` runs as ``python -m heatcore.conformance.mutants.NAME``; ``BROKEN`` maps
+it to the rule ID it breaks. They exist to prove that ``heatcore conform`` catches bugs.
+The ``broken_*`` modules misbehave at the protocol level instead (crash, hang, garbage, ...).
+"""
+
+BROKEN: dict[str, str] = {
+    "cooldown_per_gear": "react.cooldown",
+    "slipstream_adds_speed": "slipstream.speed-unchanged",
+    "adrenaline_wrong_car": "adrenaline.who",
+    "heat_from_hand": "corner.pay-heat",
+    "one_corner_check": "corner.check",
+    "blocked_moves_forward": "place.blocked",
+    "racing_line_ignored": "place.racing-line-first",
+    "flip_accepts_upgrades": "reveal.stress-flip",
+    "play_area_reshuffled": "ruling.reshuffle-includes-played",
+    "three_step_shift": "gear.shift.no-three",
+    "slipstream_past_finish": "slipstream.not-past-finish",
+    "spin_stress_count": "corner.spin",
+}
+
+#: Protocol-level failures and how the harness names them.
+PROTOCOL_FAILURES: dict[str, str] = {
+    "broken_crash": "crashed",
+    "broken_hang": "timeout",
+    "broken_garbage": "garbage",
+    "broken_huge": "huge-line",
+    "broken_closes": "closed-pipe",
+}

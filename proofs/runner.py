@@ -1,0 +1,229 @@
+"""Run every proof and its negative controls on the base tracks and print a table.
+
+A proof holds when each obligation is UNSAT; a control is caught when one obligation of the
+same proof, built with the bug switched on, is SAT (the model is the counterexample). A
+bound proof searches for the largest value a turn reaches (SAT models, galloping then
+bisecting); its last step, ``objective > max`` UNSAT, is the proof of the bound.
+Proofs named as lemmas (``Proof.lemmas``) run first; their proved claims become premises
+of the proofs that name them (not of the controls: a lemma need not hold for a bug).
+Exit status: 0 when every proof holds and every control is caught.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+import z3
+
+from proofs.catalogue import (
+    PROOFS,
+    Ctx,
+    Proof,
+    bound_obligation,
+    by_id,
+    obligations,
+    premises,
+)
+from proofs.encoding import encode_turn
+from proofs.symbols import MUTATIONS
+from proofs.track_graph import BASE_TRACKS, track_facts
+
+TIMEOUT_MS = 120_000
+LEMMAS = ("bound-speed", "movement")  # proofs other proofs may assume, run first
+
+
+def make_solver() -> z3.Solver:
+    """The solver every check uses: light preprocessing, then Z3's SMT core."""
+    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
+    return z3.TryFor(tactic, TIMEOUT_MS).solver()
+
+
+def check(assertions: tuple[z3.BoolRef, ...]) -> tuple[z3.CheckSatResult, z3.ModelRef | None]:
+    """Check satisfiability; return the model when SAT."""
+    solver = make_solver()
+    solver.add(*assertions)
+    result = solver.check()
+    return result, solver.model() if result == z3.sat else None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table."""
+
+    proof: str
+    control: str | None  # the mutation, for a control row
+    rules: tuple[str, ...]
+    track: str
+    result: str
+    seconds: float
+    ok: bool
+    bound: int | None = None
+
+
+def prove(proof: Proof, track: str, ctx: Ctx) -> Row:
+    """Check every obligation of a (non-bound) proof."""
+    start = time.perf_counter()
+    failed = []
+    for o in obligations(proof, track_facts(track), ctx=ctx):
+        result, _ = check(o.assertions)
+        if result != z3.unsat:
+            failed.append(f"{o.label} {result}")
+    text = "FAILED: " + ", ".join(failed) if failed else "proved"
+    return Row(proof.id, None, proof.rules, track, text, time.perf_counter() - start,
+               not failed)
+
+
+def maximise(proof: Proof, track: str, ctx: Ctx) -> Row:
+    """Find the largest objective value; the final UNSAT step proves the bound."""
+    assert proof.objective is not None
+    objective = proof.objective
+    start = time.perf_counter()
+    t = encode_turn(track_facts(track))
+    base = premises(t, ctx)
+
+    def at_least(value: int) -> int | None:
+        result, model = check(bound_obligation(t, ctx, objective, value - 1).assertions)
+        if result == z3.sat and model is not None:
+            found: int = model.eval(objective(t), model_completion=True).as_long()
+            return found
+        return None if result == z3.unsat else -1
+
+    result, model = check(base)
+    if model is None:
+        return Row(proof.id, None, proof.rules, track, f"FAILED: no turn ({result})",
+                   time.perf_counter() - start, False)
+    low: int = model.eval(objective(t), model_completion=True).as_long()
+    high: int | None = None  # smallest value known unreachable
+    step = 1
+    while high is None or high > low + 1:
+        target = low + step if high is None else (low + high) // 2
+        found = at_least(target)
+        if found == -1:
+            return Row(proof.id, None, proof.rules, track, "FAILED: solver unknown",
+                       time.perf_counter() - start, False)
+        if found is None:
+            high = target
+        else:
+            low, step = found, step * 2
+    return Row(proof.id, None, proof.rules, track, f"proved: max {low}",
+               time.perf_counter() - start, True, low)
+
+
+def control(proof: Proof, track: str, bug: str, ctx: Ctx) -> Row:
+    """Run the proof's obligations with ``bug`` on: caught if one is SAT."""
+    start = time.perf_counter()
+    caught = None
+    unknown = False
+    for o in obligations(proof, track_facts(track), frozenset({bug}), ctx):
+        result, _ = check(o.assertions)
+        if result == z3.sat:
+            caught = o.label
+            break
+        unknown = unknown or result != z3.unsat
+    text = (f"caught ({caught})" if caught else
+            "MISSED (unknown)" if unknown else "MISSED (holds)")
+    return Row(proof.id, bug, (MUTATIONS[bug][0],), track, text, time.perf_counter() - start,
+               caught is not None)
+
+
+def run_task(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
+    """One proof and its controls on one track."""
+    proof = by_id(proof_id)
+    ctx = Ctx(speed_limit=ctx.speed_limit if "bound-speed" in proof.lemmas else None,
+              movement="movement" in proof.lemmas)
+    if proof.objective is not None:
+        row = maximise(proof, track, ctx)
+        if row.bound is None:
+            return [row]
+        ctx = replace(ctx, bound=row.bound)
+    else:
+        row = prove(proof, track, ctx)
+    rows = [row]
+    if controls:  # no lemma premises: a lemma proved for the rules may not hold for a bug
+        bare = Ctx(bound=ctx.bound)
+        rows += [control(proof, track, bug, bare) for bug in proof.controls]
+    return rows
+
+
+def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
+            controls: bool = True) -> list[Row]:
+    """Every (track, proof) task: the lemmas first, then the rest, slowest first."""
+    wanted = set(proof_ids)
+    for p in proof_ids:
+        wanted.update(by_id(p).lemmas)
+    first = [p for p in LEMMAS if p in wanted]
+    rest = [p.id for p in PROOFS if p.id in proof_ids and p.id not in LEMMAS]
+    rest.sort(key=lambda p: by_id(p).objective is None)
+    rows: list[Row] = []
+    ctx = {tr: Ctx() for tr in tracks}
+    proved: dict[tuple[str, str], bool] = {}
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        stage1 = {(tr, p): pool.submit(run_task, tr, p, Ctx(), controls and p in proof_ids)
+                  for p in first for tr in tracks}
+        for (tr, p), fut in stage1.items():
+            got = fut.result()
+            proved[tr, p] = got[0].ok
+            if p == "bound-speed":
+                ctx[tr] = Ctx(speed_limit=got[0].bound)
+            if p in proof_ids:
+                rows += got
+        stage2 = {(tr, p): pool.submit(run_task, tr, p, ctx[tr], controls)
+                  for p in rest for tr in tracks}
+        for (tr, p), fut in stage2.items():
+            got = fut.result()
+            missing = [lem for lem in by_id(p).lemmas if not proved.get((tr, lem), False)]
+            if missing:
+                got[0] = replace(got[0], ok=False,
+                                 result=f"FAILED: lemma {', '.join(missing)} not proved")
+            rows += got
+    order = {p.id: i for i, p in enumerate(PROOFS)}
+    rows.sort(key=lambda r: (order[r.proof], tracks.index(r.track), r.control or ""))
+    return rows
+
+
+def format_table(rows: list[Row]) -> str:
+    """The table: proof (or control), track, result, seconds, rule IDs."""
+    lines = [f"{'proof / control':<38} {'track':<14} {'result':<20} {'s':>6}  rule IDs"]
+    for r in rows:
+        name = r.proof if r.control is None else f"  control {r.control}"
+        lines.append(f"{name:<38} {r.track:<14} {r.result:<20} {r.seconds:6.2f}  "
+                     f"{', '.join(r.rules)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
+    parser = argparse.ArgumentParser(prog="heatcore prove", description=__doc__)
+    parser.add_argument("--track", action="append", choices=BASE_TRACKS,
+                        help="track to prove on (repeatable; default: the four base tracks)")
+    parser.add_argument("--proof", action="append", choices=[p.id for p in PROOFS],
+                        help="proof to run (repeatable; default: all)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--no-controls", action="store_true", help="skip the controls")
+    parser.add_argument("--list", action="store_true", help="list the proofs and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for p in PROOFS:
+            print(f"{p.id}: {p.claim}\n    rules: {', '.join(p.rules)}\n"
+                  f"    controls: {', '.join(p.controls)}")
+        return 0
+    tracks = args.track or list(BASE_TRACKS)
+    proof_ids = args.proof or [p.id for p in PROOFS]
+    start = time.perf_counter()
+    rows = run_all(tracks, proof_ids, max(1, args.jobs), not args.no_controls)
+    print(format_table(rows))
+    failed = [r for r in rows if not r.ok]
+    proofs = sum(r.control is None for r in rows)
+    print(f"\n{proofs} proofs, {len(rows) - proofs} controls, {len(failed)} failed, "
+          f"{time.perf_counter() - start:.1f}s wall")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The benchmark suite runs (tiny mode) and the race batch agrees with single races.
+
+No timing is asserted: these tests only keep ``python3 -m benchmarks`` and
+``heatcore race --count N --workers W`` working.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.run import main as benchmarks_main
+from heatcore.batch import run_races
+from heatcore.cli import main as cli_main
+from heatcore.driver import random_race
+
+
+def test_tiny_benchmarks_print_every_figure_and_write_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.json"
+    assert benchmarks_main(["--tiny", "--quiet", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for heading in ("Random-race throughput", "Targets", "legal_actions", "apply",
+                    "json_encode", "json_decode", "Memory per state", "Growth",
+                    "Process pool"):
+        assert heading in printed
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["tiny"] is True
+    cells = {(row["track"], row["players"]) for row in results["throughput"]}
+    assert {players for _, players in cells} == {2, 4, 6}
+    assert len(cells) == 3 * len({track for track, _ in cells}) >= 12
+    assert [row["laps"] for row in results["laps"]] == [1, 2, 4, 8]
+    assert [row["workers"] for row in results["pool"]] == [1, 2]
+    for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s"):
+        assert results["steps"][key] > 0
+    assert results["memory"]["deep_bytes"] > 0
+
+
+def test_a_batch_on_two_workers_plays_the_same_races_as_one_by_one() -> None:
+    seeds = [3, 4, 5]
+    batch = run_races("italia", 3, seeds, laps=1, workers=2)
+    alone = [random_race("italia", 3, seed, laps=1) for seed in seeds]
+    assert [r.seed for r in batch.results] == seeds
+    assert [r.actions for r in batch.results] == [len(race.actions) for race in alone]
+    assert [r.ranking for r in batch.results] == [race.final.ranking for race in alone]
+    assert batch.actions == sum(len(race.actions) for race in alone)
+
+
+def test_race_count_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["race", "--track", "usa", "--players", "2", "--laps", "1", "--count", "3",
+            "--workers", "2", "--policy", "random"]
+    assert cli_main(argv) == 0
+    printed = capsys.readouterr().out
+    for label in ("races: 3", "actions:", "workers: 2", "time:", "races/s:", "actions/s:"):
+        assert label in printed

@@ -1,0 +1,161 @@
+"""The conformance kit: schemas, corpus, protocol, harness, shrinker and the wrong engines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from heatcore.conformance import PROTOCOL
+from heatcore.conformance.fixtures import check_corpus, fixtures_dir, load_cases, render
+from heatcore.conformance.harness import main as conform_main
+from heatcore.conformance.harness import run
+from heatcore.conformance.heat import HeatBinding
+from heatcore.conformance.mutants import BROKEN, PROTOCOL_FAILURES
+from heatcore.conformance.protocol import handle
+from heatcore.conformance.schema import check, schemas_dir
+from heatcore.conformance.shrink import shortest_suffix
+from heatcore.registry import ruleset
+
+ALL_RULES = tuple(ruleset().rule_ids)
+SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
+
+
+@pytest.mark.rules("round.sequence")
+def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
+    paths = sorted(schemas_dir().glob("*.schema.json"))
+    assert len(paths) >= 14
+    for path in paths:
+        Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+@pytest.mark.rules(*ALL_RULES)
+def test_fixtures_check_passes_on_the_corpus() -> None:
+    assert check_corpus(fixtures_dir(), HeatBinding()) == []
+
+
+@pytest.mark.rules(*ALL_RULES)
+def test_regenerating_the_corpus_yields_identical_files() -> None:
+    files = render()
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in fixtures_dir().glob("*.json")}
+    assert set(files) == set(on_disk)
+    for name, text in files.items():
+        assert text == on_disk[name], f"{name} differs from a fresh generation"
+
+
+@pytest.mark.rules("gear.shift.no-three", "play.heat-not-playable")
+def test_fixtures_check_reports_a_broken_corpus(tmp_path: Path) -> None:
+    suite = json.loads((fixtures_dir() / "gear.json").read_text())
+    case = suite["cases"][0]
+    bad = dict(case, id="bad.case", description="this case should fail", rules=["no.such-rule"])
+    bad["expect"] = {"legal": ["P1 nonsense"]}
+    suite["cases"] = [case, case, bad]
+    (tmp_path / "gear.json").write_text(json.dumps(suite))
+    problems = "\n".join(check_corpus(tmp_path, HeatBinding(), per_rule=0))
+    assert "duplicate case id" in problems
+    assert "duplicate description" in problems
+    assert "should" in problems
+    assert "unknown rule ID 'no.such-rule'" in problems
+    assert "fails on heatcore" in problems
+
+
+@pytest.mark.rules("round.sequence", "reveal.speed")
+def test_serve_answers_each_request_with_a_schema_valid_reply() -> None:
+    binding = HeatBinding()
+    session: dict[str, object] = {}
+    hello = handle(binding, session, {"op": "start", "protocol": PROTOCOL, "ruleset": "heat"})
+    check("response.start", hello)
+    assert "ruling.flip-no-basic" in hello["rulings"] and "usa" in hello["tracks"]
+    race = binding.random_race(1)
+    assert handle(binding, session, {"op": "load", "state": race.start}) == {"ok": True}
+    legal = handle(binding, session, {"op": "legal"})
+    check("response.legal", legal)
+    assert sorted(legal["actions"]) == sorted(race.steps[0].legal)
+    applied = handle(binding, session, {"op": "apply", "action": race.steps[0].action})
+    check("response.apply", applied)
+    assert applied["state"] == race.steps[0].after
+    refused = handle(binding, session, {"op": "apply", "action": "P9 boost"})
+    check("response.apply", refused)
+    assert refused["ok"] is False
+    bad = handle(binding, session, {"op": "fly"})
+    assert bad["error"]["kind"] == "protocol"
+    check("response.stop", handle(binding, session, {"op": "stop"}))
+
+
+@pytest.mark.rules("round.sequence")
+def test_shrinking_finds_the_latest_reproducing_start() -> None:
+    assert shortest_suffix(40, lambda start: True) == 40
+    assert shortest_suffix(40, lambda start: start <= 25) == 25
+    assert shortest_suffix(40, lambda start: start == 0) == 0
+    assert shortest_suffix(40, lambda start: False) is None
+
+
+@pytest.mark.rules(*ALL_RULES)
+def test_heatcore_conforms_to_itself(tmp_path: Path) -> None:
+    code = conform_main(["--impl", " ".join(SERVE), "--races", "3", "--report", str(tmp_path)])
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert code == 0, report["failures"][:1]
+    assert report["ok"] and report["cases"]["fail"] == 0 and report["cases"]["skip"] == 0
+    assert report["races"] == {"pass": 3, "fail": 0, "skip": 0,
+                               "steps": report["races"]["steps"]}
+    assert all(row["fail"] == 0 for row in report["rules"].values())
+    assert "Result: PASS" in (tmp_path / "report.md").read_text()
+
+
+def _conform(module: str, folder: Path, extra: list[str]) -> dict[str, object]:
+    argv = ["--impl", f"{sys.executable} -m heatcore.conformance.mutants.{module}",
+            "--report", str(folder), *extra]
+    code = conform_main(argv)
+    report: dict[str, object] = json.loads((folder / "report.json").read_text())
+    report["exit"] = code
+    return report
+
+
+@pytest.mark.rules(*sorted(set(BROKEN.values())))
+def test_every_wrong_engine_is_caught_and_its_rule_named(tmp_path: Path) -> None:
+    assert len(BROKEN) >= 12
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = dict(zip(BROKEN, pool.map(
+            lambda name: _conform(name, tmp_path / name, ["--races", "0"]), BROKEN),
+            strict=True))
+    for name, rule in BROKEN.items():
+        report = reports[name]
+        assert report["exit"] == 1 and report["ok"] is False, f"{name} was not caught"
+        assert rule in report["failed_rules"], f"{name}: {rule} not named"  # type: ignore[operator]
+        markdown = (tmp_path / name / "report.md").read_text()
+        assert rule in markdown and '{"op":"load"' in markdown
+
+
+@pytest.mark.rules("round.sequence")
+def test_a_broken_engine_is_reported_and_never_hangs_the_harness(tmp_path: Path) -> None:
+    cases = load_cases(fixtures_dir())[:1]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for case in cases:
+        case.pop("_file")
+    (corpus / "few.json").write_text(json.dumps(
+        {"format": "conform.suite/1", "ruleset": "heat", "cases": cases}))
+
+    def one(name: str) -> dict[str, object]:
+        return _conform(name, tmp_path / name, ["--races", "1", "--timeout", "1.5",
+                                                "--fixtures", str(corpus)])
+
+    with ThreadPoolExecutor(max_workers=len(PROTOCOL_FAILURES)) as pool:
+        reports = dict(zip(PROTOCOL_FAILURES, pool.map(one, PROTOCOL_FAILURES), strict=True))
+    for name, kind in PROTOCOL_FAILURES.items():
+        report = reports[name]
+        assert report["exit"] == 1
+        failures = " ".join(report["engine_failures"])  # type: ignore[arg-type]
+        assert f"engine {kind}" in failures, (name, failures)
+
+
+@pytest.mark.rules("round.sequence")
+def test_an_engine_that_cannot_start_is_reported(tmp_path: Path) -> None:
+    outcome = run(HeatBinding(), ["/nonexistent/engine"], 2, None)
+    assert not outcome.ok
+    assert "not-started" in " ".join(outcome.engine_failures)
+    assert conform_main(["--impl", "'unterminated"]) == 2

@@ -1,0 +1,148 @@
+"""The rulebook site: it builds with no warnings, anchors every rule, lists every rule in the
+matrix, runs its worked examples, and breaks when an example or a pinned rule is wrong.
+
+The four Sphinx builds run at the same time, each on its own copy of ``docs/``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from heatcore.registry import ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+TIMEOUT = 300
+
+
+@dataclass
+class Build:
+    """One Sphinx run: its output folder and, once finished, exit code and log."""
+
+    out: Path
+    process: subprocess.Popen[str]
+    code: int | None = None
+    log: str = ""
+
+    def wait(self) -> Build:
+        """Wait for the run to end (once) and return self."""
+        if self.code is None:
+            self.log, _ = self.process.communicate(timeout=TIMEOUT)
+            self.code = self.process.returncode
+        return self
+
+
+def _copy_docs(dest: Path, minimal: bool = False) -> Path:
+    """A copy of ``docs/``; ``minimal`` keeps only the worked examples (faster builds)."""
+    shutil.copytree(DOCS, dest, ignore=shutil.ignore_patterns("_build", "generated"))
+    if minimal:
+        (dest / "index.rst").write_text("Examples\n========\n\n.. toctree::\n\n   examples\n",
+                                        encoding="utf-8")
+    return dest
+
+
+#: Skip the generated pages and the API reference: they hold no doctests.
+EXAMPLES_ONLY = ("-D", "exclude_patterns=_build,generated", "-D", "rulebook_api_package=")
+
+
+def _start(src: Path, builder: str, out: Path, *flags: str) -> Build:
+    command = [sys.executable, "-m", "sphinx", "-q", *flags, "-b", builder,
+               "-d", str(out / ".doctrees"), str(src), str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    return Build(out, process)
+
+
+def _break(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Build]]:
+    """Start the html, doctest, broken-example and stale-pin builds in parallel."""
+    tmp = tmp_path_factory.mktemp("docs")
+    good = _copy_docs(tmp / "good")
+    broken = _copy_docs(tmp / "broken", minimal=True)
+    _break(broken / "examples.rst", "   P1 speed speed=8\n", "   P1 speed speed=9\n")
+    stale = _copy_docs(tmp / "stale", minimal=True)
+    _break(stale / "examples.rst", "reveal.stress-flip 719c0f8672f2",
+           "reveal.stress-flip 000000000000")
+    runs = {
+        "html": _start(good, "html", tmp / "html", "-W", "--keep-going", "-n"),
+        "doctest": _start(good, "doctest", tmp / "doctest", *EXAMPLES_ONLY),
+        "broken": _start(broken, "doctest", tmp / "broken-out", *EXAMPLES_ONLY),
+        "stale": _start(stale, "dummy", tmp / "stale-out", "--keep-going", "-W",
+                        *EXAMPLES_ONLY),
+    }
+    yield runs
+    for run in runs.values():
+        if run.code is None:
+            run.process.kill()
+            run.process.communicate()
+
+
+@pytest.mark.rules("setup.spaces-and-spots", "setup.grid", "setup.track-laps")
+def test_site_builds_with_no_warnings_and_every_reference_resolving(
+        builds: dict[str, Build]) -> None:
+    run = builds["html"].wait()
+    assert run.code == 0, run.log
+    for track_id in ("usa", "italia", "france", "great-britain"):
+        page = run.out / "generated" / "tracks" / f"{track_id}.html"
+        svg = run.out / "_images" / f"{track_id}.svg"
+        assert page.is_file() and svg.is_file()
+        root = ElementTree.parse(svg).getroot()
+        assert root.tag.endswith("svg") and len(root) > 100
+
+
+def test_every_rule_id_has_its_own_anchor(builds: dict[str, Build]) -> None:
+    run = builds["html"].wait()
+    assert run.code == 0, run.log
+    html = "\n".join(p.read_text(encoding="utf-8")
+                     for p in (run.out / "generated").rglob("*.html"))
+    anchors = set(re.findall(r'id="([^"]+)"', html))
+    missing = [rule_id for rule_id in ruleset().rule_ids if rule_id not in anchors]
+    assert not missing, f"rule IDs with no anchor: {missing}"
+
+
+def test_traceability_matrix_lists_every_rule(builds: dict[str, Build]) -> None:
+    run = builds["html"].wait()
+    assert run.code == 0, run.log
+    matrix = (run.out / "generated" / "matrix.html").read_text(encoding="utf-8")
+    rows = set(re.findall(r'href="[^"]*#([^"]+)"', matrix))
+    missing = [rule_id for rule_id in ruleset().rule_ids if rule_id not in rows]
+    assert not missing, f"rule IDs missing from the matrix: {missing}"
+
+
+@pytest.mark.rules("reveal.stress-flip", "reveal.speed", "move.exact", "corner.pay-heat",
+                   "corner.spin", "example.opening-turn", "setup.hand", "round.sequence",
+                   "adrenaline.effects", "react.cooldown", "slipstream.move",
+                   "order.fixed-at-round-start")
+def test_worked_examples_run_against_the_engine(builds: dict[str, Build]) -> None:
+    run = builds["doctest"].wait()
+    assert run.code == 0, run.log
+    summary = (run.out / "output.txt").read_text(encoding="utf-8")
+    assert re.search(r"[1-9]\d* tests?", summary) and "0 failures in tests" in summary, summary
+
+
+def test_a_wrong_example_breaks_the_build(builds: dict[str, Build]) -> None:
+    run = builds["broken"].wait()
+    assert run.code != 0, run.log
+    assert "speed=9" in (run.out / "output.txt").read_text(encoding="utf-8")
+
+
+def test_a_changed_rule_text_breaks_the_build_until_its_pin_is_updated(
+        builds: dict[str, Build]) -> None:
+    run = builds["stale"].wait()
+    assert run.code != 0, run.log
+    assert "reveal.stress-flip" in run.log and "changed since" in run.log
