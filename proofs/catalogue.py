@@ -19,10 +19,10 @@ from proofs.enc_track import Other, Spot, occupied
 from proofs.encoding import (
     CarState,
     Turn,
+    cached_turn,
     encode_round,
     encode_setup,
     encode_standing,
-    encode_turn,
     post_invariants,
     pre_invariants,
     race_invariants,
@@ -80,7 +80,7 @@ def premises(t: Turn, ctx: Ctx) -> tuple[z3.BoolRef, ...]:
 def _turn_obligation(label: str, claim: Callable[[Turn], z3.BoolRef]) -> Builder:
     """One obligation: any turn from a state satisfying the invariants meets ``claim``."""
     def build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
-        t = encode_turn(facts, bugs)
+        t = cached_turn(facts, bugs)
         return [Obligation(label, (*premises(t, ctx), z3.Not(claim(t))))]
     return build
 
@@ -97,7 +97,7 @@ def _inductive(claim: StateClaim, extra: Callable[[Turn], z3.BoolRef] | None = N
         base = Obligation("setup", (*s.enc.formula(),
                                     z3.Not(claim(facts, s.car, s.others, s.other_stress,
                                                              False))))
-        t = encode_turn(facts, bugs)
+        t = cached_turn(facts, bugs)
         pre = premises(t, ctx)
         post = claim(facts, t.post, t.others, t.other_stress, t.finished)
         out = [base, Obligation("turn", (*pre, z3.Not(post)))]
@@ -233,18 +233,16 @@ def movement_claim(t: Turn) -> z3.BoolRef:
 def placement_claim(t: Turn) -> z3.BoolRef:
     """Every placement of the turn (move, react moves, slipstream, spin) ends on a free
     spot, in or behind the target space, with every spot tried before it (racing line
-    first, then the other, space by space backwards) occupied; a forward move never ends
-    behind where it started."""
+    first, then the other, space by space backwards) occupied (that it never ends behind
+    where it started is the movement proof)."""
     out = []
-    for name, p in t.placements.items():
+    for p in t.placements.values():
         res = p.result
         checks = [z3.Not(occupied(t.others, res.pos, res.racing)), res.pos <= p.target]
         for k in range(6):
             pos, racing = p.target - k // 2, k % 2 == 0
             checks.append(z3.Implies(_key(pos, racing) > _key(res.pos, res.racing),
                                      occupied(t.others, pos, racing)))
-        if name != "spin":
-            checks.append(_key(res.pos, res.racing) >= _key(p.start.pos, p.start.racing))
         out.append(z3.Implies(p.moves, z3.And(checks)))
     post = t.post.spot
     out.append(z3.Not(occupied(t.others, post.pos, post.racing)))
@@ -363,7 +361,7 @@ def bound_obligation(t: Turn, ctx: Ctx, objective: Objective, bound: int) -> Obl
 def _bound(objective: Objective) -> Builder:
     def build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
         assert ctx.bound is not None, "a bound proof needs the optimised bound"
-        return [bound_obligation(encode_turn(facts, bugs), ctx, objective, ctx.bound)]
+        return [bound_obligation(cached_turn(facts, bugs), ctx, objective, ctx.bound)]
     return build
 
 

@@ -4,6 +4,7 @@ checks with their Heat payments, and the spin. Each function names its rule IDs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import z3
 
@@ -23,12 +24,24 @@ class Spot:
     racing: z3.BoolRef
 
 
+def spot_key(pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.ArithRef:
+    """A number per spot, larger further ahead; the racing-line spot ahead in its space."""
+    if isinstance(racing, bool):
+        return 2 * pos + (1 if racing else 0)
+    return 2 * pos + z3.If(racing, 1, 0)
+
+
 @dataclass(frozen=True)
 class Other:
     """Another car: on the track or not, and its spot."""
 
     present: z3.BoolRef
     spot: Spot
+
+    @cached_property
+    def key(self) -> z3.ArithRef:
+        """The spot's key (``spot_key``)."""
+        return spot_key(self.spot.pos, self.spot.racing)
 
 
 @dataclass(frozen=True)
@@ -43,8 +56,8 @@ class Placement:
 
 def occupied(others: list[Other], pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.BoolRef:
     """Whether another car holds the spot."""
-    return z3.Or([z3.And(o.present, o.spot.pos == pos, o.spot.racing == racing)
-                  for o in others])
+    key = spot_key(pos, racing)
+    return z3.Or([z3.And(o.present, o.key == key) for o in others])
 
 
 def scan_order(enc: Enc, target: z3.ArithRef) -> list[tuple[z3.ArithRef, bool]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import cache
 
 import z3
 
@@ -264,6 +265,12 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                 boost_value=boost_value, speed=speed_checked, slip_eligible=slip_ok,
                 slip=slip, placements=placements, corners=corners, finished=finished,
                 discarded=discarded, stages=stages)
+
+
+@cache
+def cached_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset()) -> Turn:
+    """``encode_turn``, built once per process for each track and set of bugs."""
+    return encode_turn(facts, bugs)
 
 
 def pre_invariants(turn: Turn) -> dict[str, z3.BoolRef]:

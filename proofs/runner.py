@@ -5,7 +5,8 @@ same proof, built with the bug switched on, is SAT (the model is the counterexam
 bound proof searches for the largest value a turn reaches (SAT models, galloping then
 bisecting); its last step, ``objective > max`` UNSAT, is the proof of the bound.
 Proofs named as lemmas (``Proof.lemmas``) run first; their proved claims become premises
-of the proofs that name them (not of the controls: a lemma need not hold for a bug).
+of the proofs that name them. A control re-proves those lemmas with its bug on: lemmas that
+still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
 Exit status: 0 when every proof holds and every control is caught.
 """
 
@@ -29,7 +30,7 @@ from proofs.catalogue import (
     obligations,
     premises,
 )
-from proofs.encoding import encode_turn
+from proofs.encoding import cached_turn
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, track_facts
 
@@ -83,7 +84,7 @@ def maximise(proof: Proof, track: str, ctx: Ctx) -> Row:
     assert proof.objective is not None
     objective = proof.objective
     start = time.perf_counter()
-    t = encode_turn(track_facts(track))
+    t = cached_turn(track_facts(track))
     base = premises(t, ctx)
 
     def at_least(value: int) -> int | None:
@@ -131,6 +132,29 @@ def control(proof: Proof, track: str, bug: str, ctx: Ctx) -> Row:
                caught is not None)
 
 
+def lemmas_under_bug(proof: Proof, track: str, ctx: Ctx, bug: str) -> tuple[Ctx, str | None]:
+    """Re-prove the proof's lemmas with ``bug`` on. Returns the context of the lemmas that
+    still hold, and the first lemma the bug breaks (with the obligation shown SAT)."""
+    facts = track_facts(track)
+    kept = Ctx(bound=ctx.bound)
+    for lemma in proof.lemmas:
+        if lemma == "bound-speed":
+            assert ctx.speed_limit is not None
+            obls = obligations(by_id(lemma), facts, frozenset({bug}),
+                               Ctx(bound=ctx.speed_limit))
+        else:
+            obls = obligations(by_id(lemma), facts, frozenset({bug}))
+        for o in obls:
+            result, _ = check(o.assertions)
+            if result != z3.unsat:
+                return kept, f"{lemma}: {o.label}" if result == z3.sat else None
+        if lemma == "bound-speed":
+            kept = replace(kept, speed_limit=ctx.speed_limit)
+        else:
+            kept = replace(kept, movement=True)
+    return kept, None
+
+
 def run_task(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
     """One proof and its controls on one track."""
     proof = by_id(proof_id)
@@ -144,9 +168,14 @@ def run_task(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
     else:
         row = prove(proof, track, ctx)
     rows = [row]
-    if controls:  # no lemma premises: a lemma proved for the rules may not hold for a bug
-        bare = Ctx(bound=ctx.bound)
-        rows += [control(proof, track, bug, bare) for bug in proof.controls]
+    for bug in proof.controls if controls else ():
+        start = time.perf_counter()
+        held, broken = lemmas_under_bug(proof, track, ctx, bug)
+        if broken is None:
+            rows.append(control(proof, track, bug, held))
+        else:
+            rows.append(Row(proof.id, bug, (MUTATIONS[bug][0],), track,
+                            f"caught (lemma {broken})", time.perf_counter() - start, True))
     return rows
 
 

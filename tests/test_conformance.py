@@ -159,3 +159,25 @@ def test_an_engine_that_cannot_start_is_reported(tmp_path: Path) -> None:
     assert not outcome.ok
     assert "not-started" in " ".join(outcome.engine_failures)
     assert conform_main(["--impl", "'unterminated"]) == 2
+
+
+@pytest.mark.rules("round.sequence")
+def test_the_howto_quotes_every_schema_verbatim() -> None:
+    howto = (schemas_dir() / "HOWTO.md").read_text()
+    for path in sorted(schemas_dir().glob("*.schema.json")):
+        assert path.read_text().rstrip() in howto, f"HOWTO.md is out of date for {path.name}"
+    assert (schemas_dir() / "INTERPRETING.md").read_text().startswith(
+        "# Interpreting conformance cases — `conform.case/1`")
+
+
+@pytest.mark.rules("gear.shift.no-three")
+def test_a_divergent_race_is_shrunk_to_one_action_and_attributed(tmp_path: Path) -> None:
+    report = _conform("three_step_shift", tmp_path, ["--no-fixtures", "--races", "2"])
+    assert report["exit"] == 1
+    failures = report["failures"]
+    assert isinstance(failures, list) and failures
+    first = failures[0]
+    assert first["where"].startswith("race ")
+    assert first["repro"]["check"] == "legal" and first["repro"]["actions"] == []
+    assert first["rules"][0] == "gear.shift.no-three"
+    assert any("legal" in line or "actions" in line for line in first["differences"])

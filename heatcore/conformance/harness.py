@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -462,7 +463,7 @@ def main(argv: list[str]) -> int:
     if not command:
         print("heatcore conform: --impl is empty", file=sys.stderr)
         return 2
-    if command[0] == "heatcore":
+    if command[0] == "heatcore" and shutil.which("heatcore") is None:
         command = [sys.executable, "-m", "heatcore.cli", *command[1:]]
     from heatcore.conformance.heat import HeatBinding
 

@@ -601,8 +601,34 @@ def _hand_over_limit(builder: Builder) -> None:
             break
 
 
+def _stress_flip_example(builder: Builder) -> None:
+    """3 + 3 + a Stress card whose flip finds a 2: speed 8 (a deck stacked by hand)."""
+    from heatcore.notation import state_to_dict
+    from heatcore.setup import RaceSetup, start_race
+
+    rest = ["1", "1", "4", "U0", "2", "1", "2", "2", "3", "4", "4", "U5", "H", "S", "S"]
+    stacked = ("3", "3", "S", *rest[:4], *rest[4:])
+    plain = tuple(_canon(["3", "3", "S", *rest]))
+    state, _ = start_race(RaceSetup("usa", 2, 1, (0, 1), (stacked, plain)))
+    first = state.order[0]
+    if first != 0:
+        return
+    data = state_to_dict(state)
+    try:
+        after, _ = builder.binding.apply(data, "P1 gear 3 play 3 3 S")
+    except Rejected:
+        return
+    builder.step_case("reveal.stress-flip", "seed.three-three-stress",
+                      "3 + 3 + a Stress card flipping a 2 reveals speed 8 (usa, 2 cars, "
+                      "stacked deck)", after, "P2 gear 1 play 1", "seed:stacked")
+    builder.step_case("reveal.speed", "seed.three-three-stress-speed",
+                      "the speed of 3, 3 and a Stress card that found a 2 is 8 (usa, 2 cars, "
+                      "stacked deck)", after, "P2 gear 1 play 1", "seed:stacked")
+
+
 def seed_examples(builder: Builder) -> None:
-    """Hand-picked examples, found in the corpus races by exact numbers."""
+    """Hand-picked examples: a stacked deck, and exact numbers found in corpus races."""
+    _stress_flip_example(builder)
     wanted: list[tuple[str, str, str, Callable[[Step], bool]]] = [
         ("reveal.stress-flip", "seed.stress-flip-speed",
          "a Stress card flipping a 2 adds 2 to the other cards' speed",
