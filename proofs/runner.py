@@ -172,7 +172,8 @@ def run_task(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
         start = time.perf_counter()
         held, broken = lemmas_under_bug(proof, track, ctx, bug)
         if broken is None:
-            rows.append(control(proof, track, bug, held))
+            row = control(proof, track, bug, held)
+            rows.append(replace(row, seconds=time.perf_counter() - start))
         else:
             rows.append(Row(proof.id, bug, (MUTATIONS[bug][0],), track,
                             f"caught (lemma {broken})", time.perf_counter() - start, True))
