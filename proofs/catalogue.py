@@ -30,13 +30,24 @@ from proofs.encoding import (
 from proofs.symbols import HEAT, KINDS, PLAYABLE, STRESS, size
 from proofs.track_graph import TrackFacts
 
+#: Bounds the bound proofs find on every base track (tests check the proofs still find them);
+#: the miner uses them to aim at extreme turns.
+PROVED_MAX_SPEED = 21
+PROVED_MAX_SPIN_BACK = 23
+
 
 @dataclass(frozen=True)
 class Obligation:
-    """Assertions that must be unsatisfiable for the claim to hold."""
+    """Assertions that must be unsatisfiable for the claim to hold: the premises, then the
+    negated claim (always last)."""
 
     label: str
     assertions: tuple[z3.BoolRef, ...]
+
+    @property
+    def given(self) -> tuple[z3.BoolRef, ...]:
+        """The premises alone: they must be satisfiable, or the proof would be vacuous."""
+        return self.assertions[:-1]
 
 
 @dataclass(frozen=True)
@@ -269,6 +280,12 @@ def finish_corner_claim(t: Turn) -> z3.BoolRef:
     return z3.And(out)
 
 
+def flip_claim(t: Turn) -> z3.BoolRef:
+    """Every Stress and boost flip finds a basic card (so ruling.flip-no-basic never
+    applies in the core race: hand and play area hold at most 11 of the 12 basics)."""
+    return z3.And([z3.Implies(f.active, z3.And(f.found, f.value >= 1)) for f in t.flips])
+
+
 def react_claim(t: Turn) -> z3.BoolRef:
     """Cooldown moves at most 3 (gear 1), 1 (gear 2), 0 (gears 3-4) Heat, +1 with
     adrenaline, from hand to engine; a boost needs and costs exactly one engine Heat and
@@ -470,6 +487,12 @@ PROOFS: tuple[Proof, ...] = (
           ("corner.after-finish-ignored", "finish.line"),
           ("corner-after-finish-counts",),
           _turn_obligation("turn", finish_corner_claim)),
+    Proof("flip-always-finds",
+          "Every Stress or boost flip finds a basic card: the hand and play area never hold "
+          "all 12 basics, so the no-basic ruling never applies in the core race.",
+          ("reveal.stress-flip", "react.boost", "deck.reshuffle", "ruling.flip-no-basic"),
+          ("flip-no-reshuffle", "flip-accepts-upgrades"),
+          _turn_obligation("turn", flip_claim)),
     Proof("react",
           "Cooldown moves at most 3/1/0 Heat (gear 1/2/3-4, +1 adrenaline) from hand to "
           "engine; a boost needs and costs one engine Heat and adds 0-4.",

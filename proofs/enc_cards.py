@@ -3,6 +3,8 @@ discard and replenish. Each function names the rule IDs it carries out."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import z3
 
 from proofs.symbols import (
@@ -33,8 +35,8 @@ def is_cluttered(enc: Enc, z: Zones, gear0: z3.ArithRef) -> z3.BoolRef:
     lowest = z3.If(z.engine >= 1, zmax(gear0 - 2, 1), zmax(gear0 - 1, 1))
     forced = size(z.hand, PLAYABLE) < lowest
     if enc.bug("cluttered-when-not-forced"):
-        chosen = enc.bool("cluttered.choice")
-        return z3.Or(forced, chosen)  # type: ignore[return-value]
+        chosen = enc.new_bool("cluttered.choice")
+        return z3.Or(forced, chosen)
     return forced
 
 
@@ -43,7 +45,7 @@ def shift_gear(enc: Enc, z: Zones, gear0: z3.ArithRef,
     """gear.range, gear.shift.free, gear.shift.two-costs-heat, gear.shift.no-three,
     ruling.cluttered-gear: pick the round's gear; a two-step shift pays one engine Heat
     to the discard pile. Returns the zones, the gear and the Heat paid."""
-    gear = enc.int("gear", lo=1, hi=4, rule="gear.range")
+    gear = enc.new_int("gear", lo=1, hi=4, rule="gear.range")
     step = z3.If(gear >= gear0, gear - gear0, gear0 - gear)
     enc.rule("gear.shift.no-three", step <= (3 if enc.bug("shift-three-allowed") else 2))
     enc.rule("ruling.cluttered-gear", z3.Implies(cluttered, step <= 1))
@@ -63,7 +65,7 @@ def play_cards(enc: Enc, z: Zones, gear: z3.ArithRef,
     non-Heat card plus Heat to make up the number. Returns the zones and the cards played."""
     played: Zone = {}
     for k in KINDS:
-        played[k] = enc.int(f"play.{k}", lo=0)
+        played[k] = enc.new_int(f"play.{k}", lo=0)
         enc.rule("play.playable-cards", played[k] <= z.hand[k])
     enc.rule("play.card-count", size(played) == gear)
     heat_ok = enc.bug("heat-playable")
@@ -80,15 +82,41 @@ def card_speed(played: Zone) -> z3.ArithRef:
     return z3.Sum([VALUE[k] * played[k] for k in KINDS if VALUE[k]])
 
 
-def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.ArithRef]:
+@dataclass(frozen=True)
+class FlipRecord:
+    """What one flip did: whether it ran, found a card, needed a reshuffle first, which
+    accepted kind it found (index ``pick``) and how many cards of each other kind it
+    turned over before it."""
+
+    active: z3.BoolRef
+    found: z3.BoolRef
+    reshuffled: z3.BoolRef
+    pick: z3.ArithRef
+    accept: tuple[str, ...]
+    skips: dict[str, z3.ArithRef]
+    value: z3.ArithRef
+
+
+@dataclass(frozen=True)
+class DrawRecord:
+    """What step 9 drew: ``first`` from the deck, then (after a reshuffle) ``second``."""
+
+    first: dict[str, z3.ArithRef]
+    reshuffled: z3.BoolRef
+    second: dict[str, z3.ArithRef]
+
+
+def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, FlipRecord]:
     """reveal.stress-flip, deck.reshuffle, ruling.flip-no-basic: flip deck cards until a
     basic 1-4 turns up; the others go to the discard pile; an empty deck is refilled by
     shuffling the discard pile (never the play area). With no basic card in deck or
     discard pile the flip finds nothing, adds 0 and moves no card.
-    The basic card found joins the play area. Returns the zones and the value found."""
+    The basic card found joins the play area. Returns the zones and what the flip did."""
     accept = (*BASIC, U0, U5) if enc.bug("flip-accepts-upgrades") else BASIC
     skip_kinds = [k for k in KINDS if k not in accept]
     found_any = z3.And(active, size(z.deck, accept) + size(z.discard, accept) > 0)
+    if enc.bug("flip-no-reshuffle"):
+        found_any = z3.And(active, size(z.deck, accept) > 0)
     resh = z3.And(found_any, size(z.deck, accept) == 0)
     keep_discard = enc.bug("reshuffle-keeps-discard")
     with_play = enc.bug("reshuffle-includes-play-area")
@@ -97,13 +125,13 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.Ar
     discard1 = {k: z3.If(resh, z.discard[k] if keep_discard else 0, z.discard[k])
                 for k in KINDS}
     play0 = {k: z3.If(resh, 0, z.play[k]) if with_play else z.play[k] for k in KINDS}
-    pick = enc.int(f"{tag}.pick", lo=0, hi=len(accept) - 1)
+    pick = enc.new_int(f"{tag}.pick", lo=0, hi=len(accept) - 1)
     took = {k: z3.If(z3.And(found_any, pick == i), 1, 0) for i, k in enumerate(accept)}
     for k in accept:
         enc.rule("reveal.stress-flip", took[k] <= deck1[k])
     skips: Zone = {}
     for k in skip_kinds:
-        s = enc.int(f"{tag}.skip.{k}", lo=0)
+        s = enc.new_int(f"{tag}.skip.{k}", lo=0)
         enc.rule("reveal.stress-flip", s <= deck1[k])
         enc.rule("ruling.flip-no-basic", z3.Implies(z3.Not(found_any), s == 0))
         skips[k] = s
@@ -112,7 +140,8 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, z3.Ar
     discard = {k: discard1[k] + skips.get(k, 0) for k in KINDS}
     play = {k: play0[k] + took.get(k, 0) for k in KINDS}
     value = z3.Sum([VALUE[k] * took[k] for k in accept])
-    return z.with_(deck=deck, discard=discard, play=play), value
+    record = FlipRecord(active, found_any, resh, pick, accept, skips, value)
+    return z.with_(deck=deck, discard=discard, play=play), record
 
 
 def cooldown(enc: Enc, z: Zones, amount: z3.ArithRef) -> Zones:
@@ -158,7 +187,7 @@ def discard_step(enc: Enc, z: Zones, active: z3.BoolRef) -> tuple[Zones, Zone]:
         allowed.add(HEAT)
     out: Zone = {}
     for k in KINDS:
-        d = enc.int(f"discard.{k}", lo=0)
+        d = enc.new_int(f"discard.{k}", lo=0)
         enc.rule("discard.optional", d <= z.hand[k], z3.Implies(z3.Not(active), d == 0))
         if k not in allowed:
             enc.rule("discard.optional", d == 0)
@@ -166,13 +195,13 @@ def discard_step(enc: Enc, z: Zones, active: z3.BoolRef) -> tuple[Zones, Zone]:
     return z.with_(hand=shifted(z.hand, out, -1), discard=shifted(z.discard, out)), out
 
 
-def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, z3.BoolRef]:
+def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, DrawRecord]:
     """replenish.cleanup, replenish.draw, deck.reshuffle, ruling.reshuffle-includes-played,
     ruling.replenish-empty, ruling.hand-over-limit: the play area goes to the discard pile,
     then the hand is drawn up to 7; an empty deck is refilled by shuffling the discard pile;
     with both empty the drawing stops; a hand over 7 draws nothing; a car that has
     finished (``draw`` false, ruling.finished-car-turn) draws nothing.
-    Returns the zones and whether a reshuffle happened."""
+    Returns the zones and what was drawn."""
     if enc.bug("played-cards-stay"):
         discard, play = dict(z.discard), dict(z.play)
     else:
@@ -184,7 +213,7 @@ def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, z3.BoolRef]:
     resh = need > in_deck
     first: Zone = {}
     for k in KINDS:
-        x = enc.int(f"draw1.{k}", lo=0)
+        x = enc.new_int(f"draw1.{k}", lo=0)
         enc.rule("replenish.draw", x <= z.deck[k], z3.Implies(resh, x == z.deck[k]))
         first[k] = x
     enc.rule("replenish.draw", z3.Implies(z3.Not(resh), size(first) == need))
@@ -194,10 +223,11 @@ def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, z3.BoolRef]:
     second_need = z3.If(resh, zmin(need - in_deck, size(deck2)), 0)
     second: Zone = {}
     for k in KINDS:
-        y = enc.int(f"draw2.{k}", lo=0)
+        y = enc.new_int(f"draw2.{k}", lo=0)
         enc.rule("deck.reshuffle", y <= deck2[k])
         second[k] = y
     enc.rule("ruling.replenish-empty", size(second) == second_need)
     hand = {k: z.hand[k] + first[k] + second[k] for k in KINDS}
     deck = {k: deck2[k] - second[k] for k in KINDS}
-    return z.with_(hand=hand, deck=deck, discard=discard2, play=play), resh
+    record = DrawRecord(first, resh, second)
+    return z.with_(hand=hand, deck=deck, discard=discard2, play=play), record

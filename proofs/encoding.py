@@ -15,6 +15,8 @@ from functools import cache
 import z3
 
 from proofs.enc_cards import (
+    DrawRecord,
+    FlipRecord,
     card_speed,
     cooldown,
     cooldown_cap,
@@ -82,6 +84,7 @@ class Turn:
     shift_cost: z3.ArithRef
     played: Zone
     stress_flips: list[tuple[z3.BoolRef, z3.ArithRef]]
+    flips: list[FlipRecord]  # the stress flips, then the boost flip
     reveal_speed: z3.ArithRef
     adr_move: z3.BoolRef
     adr_cool: z3.BoolRef
@@ -97,6 +100,7 @@ class Turn:
     corners: CornerOutcome
     finished: z3.BoolRef
     discarded: Zone
+    drawn: DrawRecord
     stages: dict[str, Zones] = field(default_factory=dict)
 
     def formula(self) -> list[z3.BoolRef]:
@@ -112,16 +116,16 @@ def fresh_zones(enc: Enc, name: str) -> Zones:
     """Symbolic zones for a player."""
     return Zones(hand=enc.zone(f"{name}.hand"), deck=enc.zone(f"{name}.deck"),
                  discard=enc.zone(f"{name}.discard"), play=enc.zone(f"{name}.play"),
-                 engine=enc.int(f"{name}.engine", lo=0), supply=enc.int("supply", lo=0))
+                 engine=enc.new_int(f"{name}.engine", lo=0), supply=enc.new_int("supply", lo=0))
 
 
 def fresh_others(enc: Enc, facts: TrackFacts, count: int = MAX_CARS - 1) -> list[Other]:
     """Symbolic other cars; present ones first."""
     others = []
     for i in range(count):
-        o = Other(enc.bool(f"other{i}.present"),
-                  Spot(enc.int(f"other{i}.pos", lo=GRID_BACK, hi=facts.finish + 30),
-                       enc.bool(f"other{i}.racing")))
+        o = Other(enc.new_bool(f"other{i}.present"),
+                  Spot(enc.new_int(f"other{i}.pos", lo=GRID_BACK, hi=facts.finish + 30),
+                       enc.new_bool(f"other{i}.racing")))
         others.append(o)
     for a, b in itertools.pairwise(others):
         enc.rule("domain", z3.Implies(b.present, a.present))
@@ -173,13 +177,13 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     """Encode one car's turn, steps 1-9 (rule round.sequence), from a symbolic state."""
     enc = Enc(prefix, bugs)
     zones = fresh_zones(enc, "car")
-    start = Spot(enc.int("pos", lo=GRID_BACK, hi=facts.finish), enc.bool("racing"))
-    pre = CarState(start, enc.int("gear0"), zones)
+    start = Spot(enc.new_int("pos", lo=GRID_BACK, hi=facts.finish), enc.new_bool("racing"))
+    pre = CarState(start, enc.new_int("gear0"), zones)
     others = fresh_others(enc, facts)
-    other_stress = enc.int("other_stress", lo=0)
-    starters = enc.int("starters", lo=2, hi=MAX_CARS)
-    racing = enc.int("racing_cars", lo=1)
-    index = enc.int("index", lo=0)
+    other_stress = enc.new_int("other_stress", lo=0)
+    starters = enc.new_int("starters", lo=2, hi=MAX_CARS)
+    racing = enc.new_int("racing_cars", lo=1)
+    index = enc.new_int("index", lo=0)
     present = z3.Sum([z3.If(o.present, 1, 0) for o in others])
     enc.rule("order.fixed-at-round-start", racing <= starters, index < racing,
              present + 1 >= racing, present + 1 <= starters)
@@ -193,29 +197,33 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     normal = z3.Not(cluttered)
     # step 3: reveal, stress flips, move
     flips = []
+    records = []
     for i in range(MAX_STRESS_FLIPS):
         active = z3.And(normal, played[STRESS] > i)
-        z, value = flip(enc, z, active, f"stress{i}")
-        flips.append((active, value))
+        z, record = flip(enc, z, active, f"stress{i}")
+        flips.append((active, record.value))
+        records.append(record)
     reveal_speed = card_speed(played) + z3.Sum([v for _, v in flips])
     placements = {"reveal": place(enc, start, z3.If(moving, reveal_speed, 0), others)}
     stages["revealed"] = z
     # steps 4-5: adrenaline, react
     adrenaline = adrenaline_who(enc, starters, racing, index)
-    adr_move, adr_cool, adr_first = enc.bool("adr_move"), enc.bool("adr_cool"), \
-        enc.bool("adr_first")
+    adr_move, adr_cool, adr_first = enc.new_bool("adr_move"), enc.new_bool("adr_cool"), \
+        enc.new_bool("adr_first")
     enc.rule("adrenaline.effects", z3.Implies(z3.Or(adr_move, adr_cool),
                                               z3.And(adrenaline, normal)))
-    cool_gear = enc.int("cool_gear", lo=0)
+    cool_gear = enc.new_int("cool_gear", lo=0)
     enc.rule("react.cooldown", cool_gear <= cooldown_cap(enc, gear),
              z3.Implies(cluttered, cool_gear == 0))
     z = cooldown(enc, z, cool_gear + z3.If(adr_cool, 1, 0))
-    boost = enc.bool("boost")
+    boost = enc.new_bool("boost")
     enc.rule("react.boost", z3.Implies(boost, normal))
     boost_cost = z3.IntVal(0) if enc.bug("boost-free") else z3.If(boost, 1, 0)
     enc.rule("react.boost", z3.Implies(boost, z.engine >= 1))
     z = pay_engine(enc, z, boost_cost, "react.boost")
-    z, boost_value = flip(enc, z, boost, "boost")
+    z, boost_flip = flip(enc, z, boost, "boost")
+    records.append(boost_flip)
+    boost_value = boost_flip.value
     adr_n = z3.If(adr_move, 1, 0)
     first = place(enc, placements["reveal"].result, z3.If(adr_first, adr_n, boost_value),
                   others)
@@ -230,7 +238,7 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     slip_ok = slipstream_eligible(enc, here, others)
     if not enc.bug("slipstream-past-finish"):
         slip_ok = z3.And(slip_ok, here.pos + 2 <= facts.finish)  # slipstream.not-past-finish
-    slip = enc.bool("slip")
+    slip = enc.new_bool("slip")
     enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(slip_ok, normal)))
     placements["slipstream"] = place(enc, here, z3.If(slip, 2, 0), others)
     end = placements["slipstream"].result
@@ -249,7 +257,7 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     # steps 8-9
     z, discarded = discard_step(enc, z, z3.And(normal, z3.Not(finished)))
     stages["discarded"] = z
-    z, _ = replenish(enc, z, z3.Not(finished))
+    z, drawn = replenish(enc, z, z3.Not(finished))
     stages["post"] = z
     if enc.bug("cluttered-keeps-gear"):
         final_gear = corners.gear
@@ -259,12 +267,12 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     return Turn(enc=enc, facts=facts, pre=pre, post=post, others=others,
                 other_stress=other_stress, starters=starters, racing=racing, index=index,
                 adrenaline=adrenaline, cluttered=cluttered, gear=gear, shift_cost=shift_cost,
-                played=played, stress_flips=flips, reveal_speed=reveal_speed,
+                played=played, stress_flips=flips, flips=records, reveal_speed=reveal_speed,
                 adr_move=adr_move, adr_cool=adr_cool, adr_first=adr_first,
                 cool_gear=cool_gear, boost=boost, boost_cost=boost_cost,
                 boost_value=boost_value, speed=speed_checked, slip_eligible=slip_ok,
                 slip=slip, placements=placements, corners=corners, finished=finished,
-                discarded=discarded, stages=stages)
+                discarded=discarded, drawn=drawn, stages=stages)
 
 
 @cache
@@ -302,8 +310,8 @@ def encode_setup(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     the acting player's cards after setup (the hand is any 7 of the 18 shuffled cards),
     the cars on the grid spots in number order."""
     enc = Enc(prefix, bugs)
-    cars = enc.int("cars", lo=2, hi=MAX_CARS)
-    me = enc.int("grid_index", lo=0)
+    cars = enc.new_int("cars", lo=2, hi=MAX_CARS)
+    me = enc.new_int("grid_index", lo=0)
     enc.rule("setup.grid", me < cars)
     deck_all = {**{k: z3.IntVal(n) for k, n in FIXED.items()},
                 HEAT: z3.IntVal(1), STRESS: z3.IntVal(facts.stress)}
@@ -356,9 +364,9 @@ def encode_standing(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                     cars: int = MAX_CARS, prefix: str = "o") -> Standing:
     """order.fixed-at-round-start: the turn order of the cars on the track."""
     enc = Enc(prefix, bugs)
-    spots = [Spot(enc.int(f"car{i}.pos", lo=GRID_BACK, hi=facts.finish),
-                  enc.bool(f"car{i}.racing")) for i in range(cars)]
-    present = [enc.bool(f"car{i}.present") for i in range(cars)]
+    spots = [Spot(enc.new_int(f"car{i}.pos", lo=GRID_BACK, hi=facts.finish),
+                  enc.new_bool(f"car{i}.racing")) for i in range(cars)]
+    present = [enc.new_bool(f"car{i}.present") for i in range(cars)]
     return _standing_of(enc, present, spots)
 
 
@@ -383,7 +391,7 @@ def encode_round(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     enc = start.enc
     enc.rule("setup.spaces-and-spots", *start.present,
              distinct_spots([(p, s) for p, s in zip(start.present, start.spots, strict=True)]))
-    starters = enc.int("starters", lo=cars, hi=MAX_CARS)
+    starters = enc.new_int("starters", lo=cars, hi=MAX_CARS)
     spots = list(start.spots)
     standing = start
     movers: list[z3.ArithRef] = []
@@ -394,7 +402,7 @@ def encode_round(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
         mover = z3.Sum([z3.If(standing.rank[i] == t, i, 0) for i in range(cars)])
         movers.append(mover)
         adrenaline.append(adrenaline_who(enc, starters, z3.IntVal(cars), z3.IntVal(t)))
-        new = Spot(enc.int(f"turn{t}.pos", lo=GRID_BACK), enc.bool(f"turn{t}.racing"))
+        new = Spot(enc.new_int(f"turn{t}.pos", lo=GRID_BACK), enc.new_bool(f"turn{t}.racing"))
         spots = [Spot(z3.If(mover == i, new.pos, s.pos), z3.If(mover == i, new.racing, s.racing))
                  for i, s in enumerate(spots)]
         enc.rule("place.blocked", distinct_spots([(z3.BoolVal(True), s) for s in spots]))

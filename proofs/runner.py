@@ -8,6 +8,7 @@ Proofs named as lemmas (``Proof.lemmas``) run first; their proved claims become 
 of the proofs that name them. A control re-proves those lemmas with its bug on: lemmas that
 still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
 Exit status: 0 when every proof holds and every control is caught.
+``--mine SITUATION --count N --out DIR`` runs the edge-case miner instead (``proofs.mining``).
 """
 
 from __future__ import annotations
@@ -66,14 +67,28 @@ class Row:
     bound: int | None = None
 
 
+_SATISFIABLE: dict[tuple[int, ...], bool] = {}
+
+
+def satisfiable(assertions: tuple[z3.BoolRef, ...]) -> bool:
+    """Whether premises have a model (remembered per process)."""
+    key = tuple(a.get_id() for a in assertions)
+    if key not in _SATISFIABLE:
+        _SATISFIABLE[key] = check(assertions)[0] == z3.sat
+    return _SATISFIABLE[key]
+
+
 def prove(proof: Proof, track: str, ctx: Ctx) -> Row:
-    """Check every obligation of a (non-bound) proof."""
+    """Check every obligation of a (non-bound) proof, and that its premises are
+    satisfiable (else the proof would hold vacuously)."""
     start = time.perf_counter()
     failed = []
     for o in obligations(proof, track_facts(track), ctx=ctx):
         result, _ = check(o.assertions)
         if result != z3.unsat:
             failed.append(f"{o.label} {result}")
+        elif not satisfiable(o.given):
+            failed.append(f"{o.label} vacuous (premises unsatisfiable)")
     text = "FAILED: " + ", ".join(failed) if failed else "proved"
     return Row(proof.id, None, proof.rules, track, text, time.perf_counter() - start,
                not failed)
@@ -237,11 +252,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--no-controls", action="store_true", help="skip the controls")
     parser.add_argument("--list", action="store_true", help="list the proofs and exit")
+    parser.add_argument("--mine", metavar="SITUATION",
+                        help="mine witnesses of a situation ('all' for every one) instead")
+    parser.add_argument("--count", type=int, default=5, help="witnesses per situation")
+    parser.add_argument("--out", metavar="DIR", default="mined",
+                        help="folder for the witness fixtures (default ./mined)")
     args = parser.parse_args(argv)
+    if args.mine:
+        from proofs.mining import mine_main
+
+        return mine_main(args.mine, args.count, args.out, args.track)
     if args.list:
+        from proofs.miner import SITUATIONS
+
         for p in PROOFS:
             print(f"{p.id}: {p.claim}\n    rules: {', '.join(p.rules)}\n"
                   f"    controls: {', '.join(p.controls)}")
+        print("\nsituations for --mine:")
+        for sit in SITUATIONS:
+            print(f"  {sit.id}: {sit.description} ({', '.join(sit.rules)})")
         return 0
     tracks = args.track or list(BASE_TRACKS)
     proof_ids = args.proof or [p.id for p in PROOFS]

@@ -37,6 +37,8 @@ MUTATIONS: dict[str, tuple[str, str]] = {
     "cluttered-keeps-gear": ("play.cluttered", "a cluttered car keeps its gear"),
     "cluttered-moves": ("play.cluttered", "a cluttered car moves its card speed"),
     "flip-accepts-upgrades": ("reveal.stress-flip", "a flip stops at the 0 and 5 upgrades"),
+    "flip-no-reshuffle": ("deck.reshuffle",
+                          "a flip that runs out of deck stops instead of reshuffling"),
     "flip-leaves-card-in-deck": ("reveal.stress-flip",
                                  "the basic card found stays in the deck as well"),
     "reshuffle-includes-play-area": ("deck.reshuffle",
@@ -140,7 +142,7 @@ class Enc:
         self._count += 1
         return f"{self.prefix}.{name}#{self._count}"
 
-    def int(self, name: str, lo: int | None = None, hi: int | None = None,
+    def new_int(self, name: str, lo: int | None = None, hi: int | None = None,
             rule: str = "domain") -> z3.ArithRef:
         """A fresh integer symbol, optionally bounded."""
         v = z3.Int(self.name(name))
@@ -150,13 +152,13 @@ class Enc:
             self.rule(rule, v <= hi)
         return v
 
-    def bool(self, name: str) -> z3.BoolRef:
+    def new_bool(self, name: str) -> z3.BoolRef:
         """A fresh boolean symbol."""
         return z3.Bool(self.name(name))
 
     def zone(self, name: str) -> dict[str, z3.ArithRef]:
         """A fresh zone of non-negative counts."""
-        return {k: self.int(f"{name}.{k}", lo=0) for k in KINDS}
+        return {k: self.new_int(f"{name}.{k}", lo=0) for k in KINDS}
 
     def rule(self, rule_id: str, *exprs: z3.BoolRef | bool) -> None:
         """Add constraints carrying out rule ``rule_id``."""

@@ -1,0 +1,70 @@
+"""Proof-suite benchmark: the time of each proof (and its controls) and of the whole run.
+
+    python3 -m benchmarks.bench_proofs                 # all proofs, four tracks, 2 workers
+    python3 -m benchmarks.bench_proofs --jobs 1 --json out.json
+
+Per proof: seconds spent proving it on the four base tracks and seconds spent on its
+negative controls (summed over tracks, as measured inside the workers), and the bounds
+found. The whole suite must finish in under 60 s of wall time on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from heatcore.files import write_atomic
+from proofs.catalogue import PROOFS
+from proofs.runner import run_all
+from proofs.track_graph import BASE_TRACKS
+
+LIMIT_SECONDS = 60.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the proof suite once and print the time per proof."""
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench_proofs")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", metavar="FILE", help="write the figures here")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    rows = run_all(list(BASE_TRACKS), [p.id for p in PROOFS], args.jobs)
+    wall = time.perf_counter() - start
+    proof_s: dict[str, float] = defaultdict(float)
+    control_s: dict[str, float] = defaultdict(float)
+    bounds: dict[str, dict[str, int | None]] = defaultdict(dict)
+    for r in rows:
+        if r.control is None:
+            proof_s[r.proof] += r.seconds
+            if r.bound is not None:
+                bounds[r.proof][r.track] = r.bound
+        else:
+            control_s[r.proof] += r.seconds
+    print(f"{'proof':<22} {'proof s':>8} {'controls s':>11}  bounds")
+    for p in PROOFS:
+        shown = " ".join(f"{t}={v}" for t, v in bounds[p.id].items())
+        print(f"{p.id:<22} {proof_s[p.id]:8.2f} {control_s[p.id]:11.2f}  {shown}")
+    failed = sum(not r.ok for r in rows)
+    ok = failed == 0 and wall < LIMIT_SECONDS
+    print(f"\nwall {wall:.1f}s (limit {LIMIT_SECONDS:.0f}s, {args.jobs} workers, "
+          f"{os.cpu_count()} CPUs); {len(rows)} rows, {failed} failed"
+          f"{'' if ok else '  <-- NOT OK'}")
+    if args.json:
+        figures = {"wall_seconds": wall, "limit_seconds": LIMIT_SECONDS, "jobs": args.jobs,
+                   "cpus": os.cpu_count(), "python": platform.python_version(),
+                   "failed": failed,
+                   "proofs": {p.id: {"proof_seconds": proof_s[p.id],
+                                     "control_seconds": control_s[p.id],
+                                     "bounds": bounds.get(p.id, {})} for p in PROOFS}}
+        write_atomic(Path(args.json), json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""``heatcore prove --mine SITUATION --count N --out DIR``: mine, replay, cross-check, export.
+
+For each situation: mine N distinct witnesses, replay each in the engine, compare the
+engine's outcome with the encoding's, and write the witnesses as a conformance suite
+``DIR/<situation>.json``. Exit status 1 if a witness disagrees, fails to replay, or fewer
+than N witnesses exist.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from heatcore.conformance.schema import check as check_schema
+from proofs.miner import SITUATIONS, mine, situation
+from proofs.track_graph import BASE_TRACKS
+from proofs.witness import case, cross_check, export, replay
+
+
+def mine_situation(name: str, count: int, out: Path | None,
+                   tracks: tuple[str, ...] = BASE_TRACKS) -> tuple[list[str], int]:
+    """Mine, replay and cross-check one situation. Returns (report lines, failures)."""
+    start = time.perf_counter()
+    scenes = mine(name, count, tracks)
+    lines, failures, cases = [], 0, []
+    for number, scene in enumerate(scenes, start=1):
+        run = replay(scene)
+        problems = cross_check(scene, run)
+        mode = "leader" if scene.first else "last car"
+        result = "agrees" if not problems else "DISAGREES: " + "; ".join(problems)
+        lines.append(f"{name:<24} {number:>2} {scene.track:<14} {mode:<9} {result}")
+        failures += bool(problems)
+        if not problems:
+            document = case(scene, run, number)
+            check_schema("case", document)
+            cases.append(document)
+    if len(scenes) < count:
+        lines.append(f"{name:<24} only {len(scenes)} of {count} witnesses exist")
+        failures += 1
+    if out is not None and cases:
+        path = export(name, cases, out)
+        check_schema("suite", __import__("json").loads(path.read_text(encoding="utf-8")))
+    lines.append(f"{name:<24} {len(cases)} exported, {time.perf_counter() - start:.1f}s")
+    return lines, failures
+
+
+def mine_main(which: str, count: int, out: str | None,
+              tracks: list[str] | None = None) -> int:
+    """Run the miner for one situation or ``all``; print a report."""
+    names = [s.id for s in SITUATIONS] if which == "all" else [situation(which).id]
+    failures = 0
+    for name in names:
+        lines, failed = mine_situation(name, count, Path(out) if out else None,
+                                       tuple(tracks or BASE_TRACKS))
+        print("\n".join(lines))
+        failures += failed
+    print(f"\n{len(names)} situation(s), {failures} failure(s)")
+    return 1 if failures else 0

@@ -1,0 +1,83 @@
+"""The edge-case miner: every named situation yields 5 distinct witnesses that replay in the
+engine to the outcome the Z3 encoding predicts, and export as valid conformance cases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import heatcore.corners
+from heatcore.conformance.fixtures import load_cases, run_case
+from heatcore.conformance.heat import HeatBinding
+from heatcore.validity import Problem, status
+from proofs import runner
+from proofs.miner import SITUATIONS, mine
+from proofs.mining import mine_situation
+from proofs.witness import cross_check, replay, start_state
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("mined")
+    assert runner.main(["--mine", "all", "--count", "5", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.mark.rules("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
+                   "slipstream.move", "slipstream.speed-unchanged", "react.boost",
+                   "adrenaline.effects", "place.blocked", "place.speed-unchanged",
+                   "play.cluttered", "play.cluttered-only-when-forced", "ruling.cluttered-gear",
+                   "reveal.stress-flip", "deck.reshuffle", "ruling.reshuffle-includes-played",
+                   "finish.line", "finish.ranking", "finish.removed",
+                   "order.fixed-at-round-start", "ruling.stress-supply",
+                   "corner.after-finish-ignored", "ruling.finished-car-turn", "react.any-order",
+                   "react.cooldown", "ruling.blocked-extra-move",
+                   "ruling.slipstream-earlier-lap")
+def test_every_situation_exports_five_agreeing_witnesses(
+        mined: Path, request: pytest.FixtureRequest) -> None:
+    marker = request.node.get_closest_marker("rules")
+    assert marker is not None
+    assert {r for s in SITUATIONS for r in s.rules} <= set(marker.args)
+    assert len(SITUATIONS) >= 10
+    binding = HeatBinding()
+    for sit in SITUATIONS:
+        suite = json.loads((mined / f"{sit.id}.json").read_text(encoding="utf-8"))
+        cases = suite["cases"]
+        assert len(cases) == 5, sit.id
+        starts = {json.dumps(c["state"], sort_keys=True) for c in cases}
+        assert len(starts) == 5, f"{sit.id}: witnesses are not distinct"
+    for case in load_cases(mined):
+        assert run_case(binding, case) is None, case["id"]
+
+
+@pytest.mark.rules("corner.spin", "ruling.stress-supply")
+def test_cross_check_names_the_rules_when_the_engine_disagrees(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = next(s for s in mine("spin-second-corner", 5) if s.expected.stress_taken > 0)
+    assert cross_check(scene, replay(scene)) == []
+    monkeypatch.setattr(heatcore.corners, "spin_stress", lambda gear: 0)  # a wrong engine
+    problems = cross_check(scene, replay(scene))
+    assert any("corner.spin" in p and "stress" in p for p in problems), problems
+
+
+@pytest.mark.rules("move.exact", "place.blocked")
+def test_cross_check_catches_a_wrong_prediction() -> None:
+    scene = mine("blocked-behind-corner", 1)[0]
+    scene.expected.position += 1
+    problems = cross_check(scene, replay(scene))
+    assert any(p.startswith("position") and "place.blocked" in p for p in problems)
+
+
+def test_witness_start_states_are_valid_engine_states() -> None:
+    for sit in SITUATIONS[:6]:
+        for scene in mine(sit.id, 2):
+            state, orders = start_state(scene)
+            assert status(state) == Problem.NONE, sit.id
+            assert orders and orders[0] == list(state.cars[0].deck)
+
+
+def test_mining_reports_too_few_witnesses() -> None:
+    lines, failures = mine_situation("cluttered", 1, None, ("usa",))
+    assert failures == 0 and any("agrees" in line for line in lines)
