@@ -172,6 +172,63 @@ def adrenaline_who(enc: Enc, starters: z3.ArithRef, racing: z3.ArithRef,
     return index >= racing - count
 
 
+@dataclass(frozen=True)
+class React:
+    """The choices and effects of steps 4-5."""
+
+    zones: Zones
+    adr_move: z3.BoolRef
+    adr_cool: z3.BoolRef
+    adr_first: z3.BoolRef  # the adrenaline +1 moves before the boost's move
+    cool_gear: z3.ArithRef  # Heat cooled by the gear's cooldown
+    boost: z3.BoolRef
+    boost_cost: z3.ArithRef
+    boost_flip: FlipRecord
+    first: Placement
+    second: Placement
+
+
+def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
+               normal: z3.BoolRef, here: Spot, others: list[Other]) -> React:
+    """adrenaline.effects, react.any-order, react.cooldown, react.boost: a car with
+    adrenaline may move +1 and cool 1 more; the gear's cooldown moves Heat from hand to
+    engine; one boost pays an engine Heat and flips; each at most once, in any order
+    (cooling first is always the most permissive, so it is encoded first; the +1 and the
+    boost move in either order). A cluttered car reacts with nothing."""
+    adr_move, adr_cool = enc.new_bool("adr_move"), enc.new_bool("adr_cool")
+    adr_first = enc.new_bool("adr_first")
+    enc.rule("adrenaline.effects", z3.Implies(z3.Or(adr_move, adr_cool),
+                                              z3.And(adrenaline, normal)))
+    cool_gear = enc.new_int("cool_gear", lo=0)
+    enc.rule("react.cooldown", cool_gear <= cooldown_cap(enc, gear),
+             z3.Implies(z3.Not(normal), cool_gear == 0))
+    z = cooldown(enc, z, cool_gear + z3.If(adr_cool, 1, 0))
+    boost = enc.new_bool("boost")
+    enc.rule("react.boost", z3.Implies(boost, normal), z3.Implies(boost, z.engine >= 1))
+    boost_cost = z3.IntVal(0) if enc.bug("boost-free") else z3.If(boost, 1, 0)
+    z = pay_engine(enc, z, boost_cost, "react.boost")
+    z, boost_flip = flip(enc, z, boost, "boost")
+    adr_n = z3.If(adr_move, 1, 0)
+    first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others)
+    second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others)
+    return React(z, adr_move, adr_cool, adr_first, cool_gear, boost, boost_cost, boost_flip,
+                 first, second)
+
+
+def slipstream_step(enc: Enc, facts: TrackFacts, here: Spot, normal: z3.BoolRef,
+                    others: list[Other]) -> tuple[z3.BoolRef, z3.BoolRef, Placement]:
+    """slipstream.eligible, slipstream.move, slipstream.not-past-finish,
+    ruling.slipstream-earlier-lap: beside a car or one space behind one, a car may move 2
+    more spaces, once, unless that would cross the final finish line (earlier crossings
+    of the line are fine). Returns (eligible, taken, placement)."""
+    ok = slipstream_eligible(enc, here, others)
+    if not enc.bug("slipstream-past-finish"):
+        ok = z3.And(ok, here.pos + 2 <= facts.finish)
+    slip = enc.new_bool("slip")
+    enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(ok, normal)))
+    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others)
+
+
 def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                 prefix: str = "t") -> Turn:
     """Encode one car's turn, steps 1-9 (rule round.sequence), from a symbolic state."""
@@ -208,39 +265,17 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     stages["revealed"] = z
     # steps 4-5: adrenaline, react
     adrenaline = adrenaline_who(enc, starters, racing, index)
-    adr_move, adr_cool, adr_first = enc.new_bool("adr_move"), enc.new_bool("adr_cool"), \
-        enc.new_bool("adr_first")
-    enc.rule("adrenaline.effects", z3.Implies(z3.Or(adr_move, adr_cool),
-                                              z3.And(adrenaline, normal)))
-    cool_gear = enc.new_int("cool_gear", lo=0)
-    enc.rule("react.cooldown", cool_gear <= cooldown_cap(enc, gear),
-             z3.Implies(cluttered, cool_gear == 0))
-    z = cooldown(enc, z, cool_gear + z3.If(adr_cool, 1, 0))
-    boost = enc.new_bool("boost")
-    enc.rule("react.boost", z3.Implies(boost, normal))
-    boost_cost = z3.IntVal(0) if enc.bug("boost-free") else z3.If(boost, 1, 0)
-    enc.rule("react.boost", z3.Implies(boost, z.engine >= 1))
-    z = pay_engine(enc, z, boost_cost, "react.boost")
-    z, boost_flip = flip(enc, z, boost, "boost")
-    records.append(boost_flip)
-    boost_value = boost_flip.value
-    adr_n = z3.If(adr_move, 1, 0)
-    first = place(enc, placements["reveal"].result, z3.If(adr_first, adr_n, boost_value),
-                  others)
-    second = place(enc, first.result, z3.If(adr_first, boost_value, adr_n), others)
-    placements["react1"], placements["react2"] = first, second
-    speed = reveal_speed + boost_value  # speed.turn-total
+    react = react_step(enc, z, gear, adrenaline, normal, placements["reveal"].result, others)
+    z = react.zones
+    placements["react1"], placements["react2"] = react.first, react.second
+    records.append(react.boost_flip)
+    speed = reveal_speed + react.boost_flip.value  # speed.turn-total
     if not enc.bug("adrenaline-not-in-speed"):
-        speed = speed + adr_n
+        speed = speed + z3.If(react.adr_move, 1, 0)
     stages["reacted"] = z
     # step 6: slipstream
-    here = second.result
-    slip_ok = slipstream_eligible(enc, here, others)
-    if not enc.bug("slipstream-past-finish"):
-        slip_ok = z3.And(slip_ok, here.pos + 2 <= facts.finish)  # slipstream.not-past-finish
-    slip = enc.new_bool("slip")
-    enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(slip_ok, normal)))
-    placements["slipstream"] = place(enc, here, z3.If(slip, 2, 0), others)
+    slip_ok, slip, placements["slipstream"] = slipstream_step(
+        enc, facts, react.second.result, normal, others)
     end = placements["slipstream"].result
     speed_checked = speed  # slipstream.speed-unchanged
     if enc.bug("slipstream-adds-speed"):
@@ -268,9 +303,9 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                 other_stress=other_stress, starters=starters, racing=racing, index=index,
                 adrenaline=adrenaline, cluttered=cluttered, gear=gear, shift_cost=shift_cost,
                 played=played, stress_flips=flips, flips=records, reveal_speed=reveal_speed,
-                adr_move=adr_move, adr_cool=adr_cool, adr_first=adr_first,
-                cool_gear=cool_gear, boost=boost, boost_cost=boost_cost,
-                boost_value=boost_value, speed=speed_checked, slip_eligible=slip_ok,
+                adr_move=react.adr_move, adr_cool=react.adr_cool, adr_first=react.adr_first,
+                cool_gear=react.cool_gear, boost=react.boost, boost_cost=react.boost_cost,
+                boost_value=react.boost_flip.value, speed=speed_checked, slip_eligible=slip_ok,
                 slip=slip, placements=placements, corners=corners, finished=finished,
                 discarded=discarded, drawn=drawn, stages=stages)
 

@@ -8,6 +8,7 @@ than N witnesses exist.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def mine_situation(name: str, count: int, out: Path | None,
         failures += 1
     if out is not None and cases:
         path = export(name, cases, out)
-        check_schema("suite", __import__("json").loads(path.read_text(encoding="utf-8")))
+        check_schema("suite", json.loads(path.read_text(encoding="utf-8")))
     lines.append(f"{name:<24} {len(cases)} exported, {time.perf_counter() - start:.1f}s")
     return lines, failures
 

@@ -161,6 +161,11 @@ def test_bound_spin_back(suite: list[Row], request: pytest.FixtureRequest) -> No
     assert found == {PROVED_MAX_SPIN_BACK}
 
 
+def test_no_proof_holds_vacuously(suite: list[Row]) -> None:
+    rows = [r for r in suite if r.proof == runner.PREMISES]
+    assert {r.track for r in rows if r.ok} == set(BASE_TRACKS), [r.result for r in rows]
+
+
 def test_every_proof_has_a_test_and_a_control() -> None:
     names = {name for name in globals() if name.startswith("test_")}
     for proof in PROOFS:
