@@ -50,7 +50,7 @@ from heatcore.notation import state_from_dict, state_to_dict
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
 rulebook_ruleset = "heatcore.registry:ruleset"
 rulebook_implementations = "heatcore.registry:IMPLEMENTATIONS"
-rulebook_import = ["heatcore.engine", "heatcore.setup", "heatcore.validity"]
+rulebook_import = ["heatcore.engine", "heatcore.setup", "heatcore.validity", "heatcore.observe"]
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
 rulebook_keep = ["tracks"]  # written by heat_tracks

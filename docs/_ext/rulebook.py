@@ -198,7 +198,8 @@ def _cases(data: Any, trail: str) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def scan_fixtures(root: Path, folder: Path, known: set[str], cov: Coverage,
                   cases: dict[str, list[tuple[str, dict[str, Any]]]]) -> None:
-    """Record each fixture case (a JSON object with a ``rules`` list) by the IDs it lists."""
+    """Record each fixture case (a JSON object with a ``rules`` list) by the IDs it lists
+    in ``rules`` and, where present, ``rulings``."""
     if not folder.is_dir():
         return
     for path in sorted(folder.rglob("*.json")):
@@ -211,7 +212,9 @@ def scan_fixtures(root: Path, folder: Path, known: set[str], cov: Coverage,
         if found:
             cases[rel] = found
         for name, case in found:
-            for rule_id in case["rules"]:
+            also = case.get("rulings")
+            listed = case["rules"] + (also if isinstance(also, list) else [])
+            for rule_id in dict.fromkeys(listed):
                 if rule_id in known:
                     cov.add(rule_id, Hit("fixture", rel, name))
 
@@ -402,7 +405,6 @@ class Generator:
         out = [f".. _rulebook-chapter-{chapter.id}:\n\n", title(chapter.title, "=")]
         if chapter.summary:
             out.append(escape(chapter.summary) + "\n\n")
-        out.append(".. contents:: Rules\n   :local:\n   :depth: 1\n\n")
         out += [self.entry(rule_id, "-") for rule_id in chapter.rule_ids]
         return "".join(out)
 
@@ -411,7 +413,7 @@ class Generator:
         rulings = [e for e in self.rs.entries.values() if e.kind != "rule"]
         out = [".. _rulebook-rulings:\n\n", title("Rulings", "="),
                "Points the sources leave open, what we decided, why, and what we did not "
-               "choose.\n\n", ".. contents:: Rulings\n   :local:\n   :depth: 1\n\n"]
+               "choose.\n\n"]
         out += [self.entry(r.id, "-") for r in rulings]
         return "".join(out)
 
