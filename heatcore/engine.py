@@ -54,7 +54,12 @@ REACT_ACTIONS = (Cooldown, AdrenalineCooldown, AdrenalineMove, Boost, EndReact)
 
 
 def legal_actions(state: RaceState) -> tuple[Action, ...]:
-    """Every legal action, in canonical order; empty at a chance point or when over."""
+    """Every legal action, in canonical order; empty at a chance point or when over.
+
+    The order: plans by gear, then by cards (each list in card order 1 2 3 4 U0 U5 S H, taken
+    as combinations of the hand in that order); react actions as cooldown 1..n, adrenaline
+    cooldown, adrenaline move, boost, end react; slipstream before no slipstream; discards
+    by number of cards, then card order, nothing first."""
     if state.shuffle is not None or state.phase is OVER:
         return ()
     if state.phase is PLAN:
