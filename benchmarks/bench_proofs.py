@@ -18,6 +18,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from heatcore.files import write_atomic
 from proofs.catalogue import PROOFS
@@ -27,14 +28,10 @@ from proofs.track_graph import BASE_TRACKS
 LIMIT_SECONDS = 60.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the proof suite once and print the time per proof."""
-    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench_proofs")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--json", metavar="FILE", help="write the figures here")
-    args = parser.parse_args(argv)
+def measure(tracks: list[str], proof_ids: list[str], jobs: int) -> dict[str, Any]:
+    """Run the proofs (with their controls) once; the figures as a JSON-ready dict."""
     start = time.perf_counter()
-    rows = run_all(list(BASE_TRACKS), [p.id for p in PROOFS], args.jobs)
+    rows = run_all(tracks, proof_ids, jobs)
     wall = time.perf_counter() - start
     proof_s: dict[str, float] = defaultdict(float)
     control_s: dict[str, float] = defaultdict(float)
@@ -46,22 +43,39 @@ def main(argv: list[str] | None = None) -> int:
                 bounds[r.proof][r.track] = r.bound
         else:
             control_s[r.proof] += r.seconds
-    print(f"{'proof':<22} {'proof s':>8} {'controls s':>11}  bounds")
-    for p in PROOFS:
-        shown = " ".join(f"{t}={v}" for t, v in bounds[p.id].items())
-        print(f"{p.id:<22} {proof_s[p.id]:8.2f} {control_s[p.id]:11.2f}  {shown}")
     failed = sum(not r.ok for r in rows)
+    shown = [p.id for p in PROOFS if p.id in proof_ids]
+    return {"wall_seconds": wall, "limit_seconds": LIMIT_SECONDS, "jobs": jobs,
+            "cpus": os.cpu_count(), "python": platform.python_version(),
+            "tracks": list(tracks), "rows": len(rows), "failed": failed,
+            "proofs": {p: {"proof_seconds": proof_s[p], "control_seconds": control_s[p],
+                           "bounds": bounds.get(p, {})} for p in shown}}
+
+
+def table(figures: dict[str, Any]) -> str:
+    """The time per proof as a plain-text table."""
+    lines = [f"{'proof':<22} {'proof s':>8} {'controls s':>11}  bounds"]
+    for pid, row in figures["proofs"].items():
+        shown = " ".join(f"{t}={v}" for t, v in row["bounds"].items())
+        lines.append(f"{pid:<22} {row['proof_seconds']:8.2f} {row['control_seconds']:11.2f}"
+                     f"  {shown}".rstrip())
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the proof suite once and print the time per proof."""
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench_proofs")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--json", metavar="FILE", help="write the figures here")
+    args = parser.parse_args(argv)
+    figures = measure(list(BASE_TRACKS), [p.id for p in PROOFS], args.jobs)
+    print(table(figures))
+    wall, failed = figures["wall_seconds"], figures["failed"]
     ok = failed == 0 and wall < LIMIT_SECONDS
     print(f"\nwall {wall:.1f}s (limit {LIMIT_SECONDS:.0f}s, {args.jobs} workers, "
-          f"{os.cpu_count()} CPUs); {len(rows)} rows, {failed} failed"
+          f"{os.cpu_count()} CPUs); {figures['rows']} rows, {failed} failed"
           f"{'' if ok else '  <-- NOT OK'}")
     if args.json:
-        figures = {"wall_seconds": wall, "limit_seconds": LIMIT_SECONDS, "jobs": args.jobs,
-                   "cpus": os.cpu_count(), "python": platform.python_version(),
-                   "failed": failed,
-                   "proofs": {p.id: {"proof_seconds": proof_s[p.id],
-                                     "control_seconds": control_s[p.id],
-                                     "bounds": bounds.get(p.id, {})} for p in PROOFS}}
         write_atomic(Path(args.json), json.dumps(figures, indent=1, sort_keys=True) + "\n")
     return 0 if ok else 1
 

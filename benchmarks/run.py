@@ -1,14 +1,17 @@
 """The heatcore benchmark suite: one command prints a table and writes JSON.
 
-    python3 -m benchmarks                 # full run (about a minute on a 2-core machine)
+    python3 -m benchmarks                 # full run (about two minutes on a 2-core machine)
     python3 -m benchmarks --tiny          # a few races only: keeps the suite working
     python3 -m benchmarks --json out.json # where to write the figures
 
 Figures: random-race throughput (races/s, actions/s) for 2, 4 and 6 players on each base
 track; ``legal_actions`` and ``apply`` rates on states sampled from real races; state JSON
-encode and decode rates; memory per state; growth with players and laps; and how a batch of
-races scales from 1 to 2 worker processes. Races are played by ``heatcore.driver.play``
-with the random policy (every step calls ``legal_actions`` then ``apply``).
+encode and decode rates; memory per state; growth with players and laps; how a batch of
+races scales from 1 to 2 worker processes; and the time of each Z3 proof and of its negative
+controls (``benchmarks.bench_proofs``: the whole proof suite on the four base tracks, 2
+workers; ``--tiny`` proves one proof on one track only). Races are played by
+``heatcore.driver.play`` with the random policy (every step calls ``legal_actions`` then
+``apply``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import bench_proofs
 from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
@@ -54,12 +58,18 @@ class Sizes:
     lap_races: int  # races per laps count
     pool_races: int  # races per worker count
     memory_states: int  # states decoded for the memory figure
+    proof_tracks: tuple[str, ...]  # tracks the proofs run on
+    proof_ids: tuple[str, ...] | None  # proofs timed (None: every proof)
+    proof_jobs: int  # worker processes for the proofs
 
 
 FULL = Sizes(races=20, target_races=100, sample_races=10, sample_states=2000, repeat=3,
-             lap_races=10, pool_races=80, memory_states=500)
+             lap_races=10, pool_races=80, memory_states=500,
+             proof_tracks=("france", "great-britain", "italia", "usa"), proof_ids=None,
+             proof_jobs=2)
 TINY = Sizes(races=1, target_races=2, sample_races=1, sample_states=50, repeat=1,
-             lap_races=1, pool_races=4, memory_states=20)
+             lap_races=1, pool_races=4, memory_states=20,
+             proof_tracks=("usa",), proof_ids=("turn-order",), proof_jobs=1)
 
 
 def timed(work: Callable[[], Any]) -> tuple[Any, float]:
@@ -199,6 +209,21 @@ def pool_scaling(races: int) -> list[dict[str, Any]]:
     return out
 
 
+def proof_times(sizes: Sizes) -> dict[str, Any]:
+    """Seconds per Z3 proof (and its negative controls), summed over ``sizes.proof_tracks``;
+    the wall time of the run; in tiny mode a note that only part of the suite ran."""
+    from proofs.catalogue import PROOFS
+
+    ids = list(sizes.proof_ids) if sizes.proof_ids is not None else [p.id for p in PROOFS]
+    figures = bench_proofs.measure(list(sizes.proof_tracks), ids, sizes.proof_jobs)
+    figures["complete"] = sizes.proof_ids is None
+    if not figures["complete"]:
+        figures["note"] = (f"tiny run: only {', '.join(ids)} on {', '.join(sizes.proof_tracks)}"
+                           f" ({sizes.proof_jobs} worker); python3 -m benchmarks.bench_proofs "
+                           "times the whole suite")
+    return figures
+
+
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     """Every benchmark; the figures as a JSON-ready dict."""
     results: dict[str, Any] = {
@@ -227,6 +252,8 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
                        for laps in (1, 2, 4, 8)]
     log("process pool: 1 vs 2 workers ...")
     results["pool"] = pool_scaling(sizes.pool_races)
+    log("proofs: time per proof and its controls ...")
+    results["proofs"] = proof_times(sizes)
     results["machine"]["load_average_at_end"] = os.getloadavg()
     return results
 
@@ -283,6 +310,16 @@ def table(results: dict[str, Any]) -> str:
         add(f"  workers {row['workers']}: {row['races']} races in {row['seconds']:.2f} s, "
             f"{row['races_per_s']:.1f} races/s, {row['actions_per_s']:.0f} actions/s, "
             f"x{row['races_per_s'] / base:.2f}")
+    proofs = results.get("proofs")
+    if proofs is not None:
+        add("")
+        add(f"Proofs (Z3): seconds per proof and its negative controls, summed over "
+            f"{', '.join(proofs['tracks'])}; wall {proofs['wall_seconds']:.1f} s with "
+            f"{proofs['jobs']} worker(s) (limit {proofs['limit_seconds']:.0f} s for the whole "
+            f"suite), {proofs['rows']} rows, {proofs['failed']} failed")
+        lines.extend("  " + line for line in bench_proofs.table(proofs).splitlines())
+        if "note" in proofs:
+            add(f"  note: {proofs['note']}")
     return "\n".join(lines)
 
 

@@ -21,9 +21,11 @@ Strategies
 
 Policies
     Seeded drivers for :func:`heatcore.driver.play` that steer races towards rare
-    situations: :func:`aggressive_policy` (high gears, boosts, slipstream, no cooldown:
-    spins), :func:`clutter_policy` (pays Heat, never cools down, discards every card it may:
-    cluttered hands) and :func:`mixed_policy`.
+    situations: :func:`~heatcore.conformance.steering.aggressive_policy` (high gears, boosts,
+    slipstream, no cooldown: spins), :func:`~heatcore.conformance.steering.clutter_policy`
+    (pays Heat, never cools down, discards every card it may: cluttered hands) and
+    :func:`~heatcore.conformance.steering.mixed_policy`, defined in
+    :mod:`heatcore.conformance.steering` (no Hypothesis needed) and re-exported here.
 
 Checker
     :class:`RaceChecker` checks every step of a race (before state, action, after state,
@@ -36,7 +38,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,6 +57,10 @@ from heatcore.actions import (
     Slipstream,
 )
 from heatcore.cards import ALL_CARDS, HAND_SIZE, HEAT, STRESS, VALUE, Card, canonical, remove
+from heatcore.conformance.steering import Policy as Policy
+from heatcore.conformance.steering import aggressive_policy as aggressive_policy
+from heatcore.conformance.steering import clutter_policy as clutter_policy
+from heatcore.conformance.steering import mixed_policy as mixed_policy
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
 from heatcore.notation import state_from_json, state_to_dict, state_to_json
@@ -288,60 +293,9 @@ def malformed_state_json(draw: st.DrawFn,
 
 # ---------------------------------------------------------------------------- policies
 
-Policy = Callable[[RaceState, tuple[Action, ...], random.Random], Action]
-
-
-def aggressive_policy(state: RaceState, legal: tuple[Action, ...],
-                      rng: random.Random) -> Action:
-    """Steers towards spins, multi-corner moves, slipstreams and blocked spaces: the highest
-    gear, then the fastest cards; adrenaline move, boost and slipstream whenever open; no
-    cooldown; discards nothing. Randomised a little so races differ."""
-    first = legal[0]
-    if isinstance(first, Plan):
-        top = max(a.gear for a in legal if isinstance(a, Plan))
-        best = [a for a in legal if isinstance(a, Plan) and a.gear == top]
-        best.sort(key=lambda a: -sum(VALUE[c] + (2 if c == STRESS else 0)
-                                      for c in a.cards))
-        return best[rng.randrange(min(3, len(best)))]
-    for kind in (AdrenalineMove, Boost, Slipstream, EndReact):
-        for action in legal:
-            if isinstance(action, kind):
-                return action
-    return first
-
-
-def clutter_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-    """Steers towards cluttered hands: shifts two gears and boosts when it can (paying Heat
-    to the discard pile), never cools down, and discards every card it may so the Heat
-    comes back into the hand."""
-    first = legal[0]
-    car = state.cars[first.car]
-    if isinstance(first, Plan):
-        two = [a for a in legal if isinstance(a, Plan) and abs(a.gear - car.gear) == 2]
-        return rng.choice(two or list(legal))
-    for action in legal:
-        if isinstance(action, Boost | Slipstream):
-            return action
-    if isinstance(first, Discard):
-        return legal[-1]
-    for action in legal:
-        if isinstance(action, EndReact):
-            return action
-    return rng.choice(legal)
-
-
-def mixed_policy(weights: tuple[float, float, float] = (0.4, 0.4, 0.2)) -> Policy:
-    """Each decision made by the uniform random, the aggressive or the clutter policy, drawn
-    with ``weights``."""
-    from heatcore.driver import random_policy
-
-    policies: list[Policy] = [random_policy, aggressive_policy, clutter_policy]
-
-    def policy(state: RaceState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        chosen = rng.choices(policies, weights)[0]
-        return chosen(state, legal, rng)
-
-    return policy
+# The steering policies (aggressive_policy, clutter_policy, mixed_policy) are defined in
+# heatcore.conformance.steering, which needs no Hypothesis (the fixture generator uses
+# them), and re-exported above.
 
 
 # ---------------------------------------------------------------------------- checker

@@ -24,7 +24,7 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
     printed = capsys.readouterr().out
     for heading in ("Random-race throughput", "Targets", "legal_actions", "apply",
                     "json_encode", "json_decode", "Memory per state", "Growth",
-                    "Process pool"):
+                    "Process pool", "Proofs (Z3)", "turn-order"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
@@ -36,6 +36,10 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
     for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s"):
         assert results["steps"][key] > 0
     assert results["memory"]["deep_bytes"] > 0
+    proofs = results["proofs"]
+    assert proofs["complete"] is False and "tiny run" in proofs["note"]
+    assert proofs["failed"] == 0 and list(proofs["proofs"]) == ["turn-order"]
+    assert proofs["proofs"]["turn-order"]["proof_seconds"] > 0
 
 
 def test_a_batch_on_two_workers_plays_the_same_races_as_one_by_one() -> None:

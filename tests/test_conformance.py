@@ -181,3 +181,46 @@ def test_a_divergent_race_is_shrunk_to_one_action_and_attributed(tmp_path: Path)
     assert first["repro"]["check"] == "legal" and first["repro"]["actions"] == []
     assert first["rules"][0] == "gear.shift.no-three"
     assert any("legal" in line or "actions" in line for line in first["differences"])
+
+
+@pytest.mark.rules("corner.check", "corner.spin", "play.cluttered", "deck.reshuffle",
+                   "place.blocked", "finish.ranking", "ruling.reshuffle-includes-played")
+def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:
+    from heatcore.conformance.heat_cases import group_of
+    from heatcore.conformance.heat_mined import PER_SITUATION
+    from heatcore.conformance.heat_steered import SITUATIONS as STEERED
+    from proofs.miner import SITUATIONS as MINED
+
+    cases = load_cases(fixtures_dir())
+    mined = [c for c in cases if c["id"].startswith("mined.")]
+    steered = [c for c in cases if c["id"].startswith("steered.")]
+    for case in mined:
+        assert case["source"].startswith("mined:") and case["_file"].startswith("mined-")
+        assert f"{group_of(case)}.json" == case["_file"]
+    for case in steered:
+        assert case["source"].startswith("steered:") and case["_file"] == "steered.json"
+    for sit in MINED:
+        got = [c for c in mined if c["id"].startswith(f"mined.{sit.id}.")]
+        assert len(got) == PER_SITUATION, sit.id
+    for sit in STEERED:
+        assert any(c["id"].startswith(f"steered.{sit.id}.") for c in steered), sit.id
+    policies = {c["source"].split(":")[1] for c in steered}
+    assert policies == {"aggressive", "clutter", "mixed"}
+
+
+@pytest.mark.rules("round.sequence")
+def test_the_conformance_kit_runs_without_hypothesis() -> None:
+    import subprocess
+
+    import heatcore.strategies as hs
+    from heatcore.conformance import steering
+
+    assert hs.aggressive_policy is steering.aggressive_policy
+    assert hs.clutter_policy is steering.clutter_policy
+    assert hs.mixed_policy is steering.mixed_policy
+    code = ("import sys\n"
+            "import heatcore.cli, heatcore.conformance.fixtures, heatcore.conformance.harness\n"
+            "import heatcore.conformance.heat_cases, heatcore.conformance.heat_steered\n"
+            "import heatcore.conformance.heat_mined, heatcore.conformance.steering\n"
+            "assert 'hypothesis' not in sys.modules, 'hypothesis imported'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

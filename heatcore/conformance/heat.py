@@ -21,12 +21,12 @@ from heatcore.actions import (
     Slipstream,
 )
 from heatcore.conformance.binding import JSON, RandomRace, Rejected, Step
-from heatcore.driver import greedy_policy, random_policy, random_shuffle
+from heatcore.driver import Policy, greedy_policy, random_policy, random_shuffle
 from heatcore.engine import apply, check_action, legal_actions
 from heatcore.errors import IllegalAction, RulesError
 from heatcore.notation import event_to_dict, parse_action, state_from_dict, state_to_dict
 from heatcore.registry import ruleset
-from heatcore.setup import random_setup, start_race
+from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
 from heatcore.validity import validate
@@ -135,20 +135,7 @@ class HeatBinding:
         rng = random.Random(seed)
         setup = random_setup(track, players, rng, laps=1 if seed % 3 else 2)
         policy = greedy_policy if seed % 2 else random_policy
-        state, _ = start_race(setup)
-        start = state_to_dict(state)
-        steps: list[Step] = []
-        before = start
-        while not state.is_over() and len(steps) < 5000:
-            legal = legal_actions(state)
-            action = random_shuffle(state, rng) if state.is_chance() else policy(state, legal, rng)
-            state, events = apply(state, action)
-            after = state_to_dict(state)
-            steps.append(Step(before, str(action), after, [event_to_dict(e) for e in events],
-                              [str(a) for a in legal]))
-            before = after
-        label = f"{track}, {players} cars, {setup.laps} lap(s), {policy.__name__}"
-        return RandomRace(seed, label, start, steps)
+        return record_race(seed, setup, policy, policy.__name__, rng)
 
     def attribute(self, state: JSON, action: str | None, expected: JSON,
                   actual: JSON) -> list[str]:
@@ -201,6 +188,26 @@ class HeatBinding:
             add(*_state_rules(expected.get("state"), actual.get("state")))
         add(*add_action)
         return found or ["round.sequence"]
+
+
+def record_race(seed: int, setup: RaceSetup, policy: Policy, name: str,
+                rng: random.Random, max_steps: int = 5000) -> RandomRace:
+    """Play ``setup`` with ``policy`` (chance outcomes from ``rng``), recording every step
+    as plain JSON; ``name`` labels the policy."""
+    state, _ = start_race(setup)
+    start = state_to_dict(state)
+    steps: list[Step] = []
+    before = start
+    while not state.is_over() and len(steps) < max_steps:
+        legal = legal_actions(state)
+        action = random_shuffle(state, rng) if state.is_chance() else policy(state, legal, rng)
+        state, events = apply(state, action)
+        after = state_to_dict(state)
+        steps.append(Step(before, str(action), after, [event_to_dict(e) for e in events],
+                          [str(a) for a in legal]))
+        before = after
+    label = f"{setup.track}, {setup.players} cars, {setup.laps} lap(s), {name}"
+    return RandomRace(seed, label, start, steps)
 
 
 def _event_rules(ev: JSON) -> tuple[str, ...]:

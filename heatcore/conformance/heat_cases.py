@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from heatcore.conformance.binding import JSON, RandomRace, Rejected, Step
@@ -324,9 +324,10 @@ class Builder:
         return False
 
 
-@lru_cache(maxsize=48)
+@cache
 def _race(binding: HeatBinding, seed: int) -> RandomRace:
-    """Race ``seed`` (cached: the case builders scan the same first races)."""
+    """Race ``seed`` (cached: the case builders scan the same races; about 100 of them, which
+    :func:`all_cases` drops when done)."""
     return binding.random_race(seed)
 
 
@@ -672,22 +673,42 @@ def _safe(pred: Callable[[Step], bool], step: Step) -> bool:
 
 
 def all_cases() -> list[JSON]:
-    """Every case of the Heat corpus, in a fixed order."""
+    """Every case of the Heat corpus, in a fixed order: seed examples, cases cut from seeded
+    races and crafted states, then steps of races steered towards rare situations
+    (``steered.*``), then the Z3 miner's witnesses (``mined.*``, mined in a subprocess
+    while the others are built)."""
+    from heatcore.conformance.heat_mined import MinedCases
+    from heatcore.conformance.heat_steered import steered_cases
     from heatcore.track import load_track
 
-    binding = HeatBinding()
-    lap_length = {t: load_track(t).finish_position(1) for t in binding.tracks()}
-    builder = Builder(binding)
-    seed_examples(builder)
-    race_cases(builder, lap_length)
-    rejection_cases(builder)
-    crafted_cases(builder)
-    _hand_over_limit(builder)
-    return builder.cases
+    miner = MinedCases()
+    try:
+        binding = HeatBinding()
+        lap_length = {t: load_track(t).finish_position(1) for t in binding.tracks()}
+        builder = Builder(binding)
+        seed_examples(builder)
+        race_cases(builder, lap_length)
+        rejection_cases(builder)
+        crafted_cases(builder)
+        _hand_over_limit(builder)
+        cases = builder.cases + steered_cases(binding)
+    except BaseException:
+        miner.cancel()
+        raise
+    finally:
+        _race.cache_clear()
+    return cases + miner.result()
 
 
 def group_of(case: JSON) -> str:
-    """The file a case goes to: the chapter of its first rule (rulings to ``rulings``)."""
+    """The file a case goes to: ``mined-SITUATION`` for the miner's witnesses, ``steered``
+    for the steered races' cases, else the chapter of its first rule (rulings to
+    ``rulings``)."""
+    source, _, rest = str(case["id"]).partition(".")
+    if source == "mined":
+        return f"mined-{rest.split('.')[0]}"
+    if source == "steered":
+        return "steered"
     first: str = (case["rulings"] or case["rules"])[0]
     entry: Any = ruleset()[first]
     return str(entry.chapter)
