@@ -319,8 +319,3 @@ def malformed_state_json(draw: st.DrawFn,
 # The steering policies (aggressive_policy, clutter_policy, mixed_policy) are defined in
 # heatcore.conformance.steering, which needs no Hypothesis (the fixture generator uses
 # them), and re-exported above.
-
-
-# ---------------------------------------------------------------------------- checker
-
-#: The rare situations :class:`RaceChecker` counts.

@@ -71,7 +71,7 @@ def _order_problems(state: RaceState) -> Problem:
     found = Problem.NONE
     racing = state.on_track()
     if state.phase is Phase.OVER:
-        if racing or state.turn is not None:
+        if racing or state.turn is not None or state.order or state.cursor != 0:
             found |= Problem.PHASE
         return found
     if sorted(state.order) != sorted(racing) or not 0 <= state.cursor < max(1, len(state.order)):

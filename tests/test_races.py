@@ -154,3 +154,12 @@ def test_race_log_round_trip(tmp_path: Path) -> None:
     save_race(race, tmp_path / "r.json")
     again = load_race(tmp_path / "r.json")
     assert again.final == race.final and again.actions == race.actions
+
+
+@pytest.mark.rules("round.sequence", "finish.removed")
+def test_a_finished_race_with_a_cursor_or_an_order_is_invalid() -> None:
+    race = random_race("usa", 2, seed=3, laps=1)
+    assert status(race.final) is Problem.NONE
+    data = json.loads(state_to_json(race.final))
+    data["cursor"] = 2
+    assert status(state_from_json(json.dumps(data))) & Problem.PHASE
