@@ -49,6 +49,7 @@ def is_legal(state: RaceState, action: Action) -> bool:
     return action in legal_actions(state)
 
 
+#: The rare situations :class:`RaceChecker` counts.
 SITUATIONS = (
     "spin-out",
     "two-corners-one-move",
