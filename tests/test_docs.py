@@ -73,6 +73,8 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Build
     """Start the html, doctest, broken-example and stale-pin builds in parallel."""
     tmp = tmp_path_factory.mktemp("docs")
     good = _copy_docs(tmp / "good")
+    # each build writes its generated pages into its source folder: one copy per build
+    good_doctest = _copy_docs(tmp / "good-doctest")
     broken = _copy_docs(tmp / "broken", minimal=True)
     _break(broken / "examples.rst", "   P1 speed speed=8\n", "   P1 speed speed=9\n")
     stale = _copy_docs(tmp / "stale", minimal=True)
@@ -80,7 +82,7 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Build
            "reveal.stress-flip 000000000000")
     runs = {
         "html": _start(good, "html", tmp / "html", "-W", "--keep-going", "-n"),
-        "doctest": _start(good, "doctest", tmp / "doctest", *EXAMPLES_ONLY),
+        "doctest": _start(good_doctest, "doctest", tmp / "doctest", *EXAMPLES_ONLY),
         "broken": _start(broken, "doctest", tmp / "broken-out", *EXAMPLES_ONLY),
         "stale": _start(stale, "dummy", tmp / "stale-out", "--keep-going", "-W",
                         *EXAMPLES_ONLY),
