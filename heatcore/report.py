@@ -32,6 +32,7 @@ class _Turn:
 
 def _lines(race: Race, track: Track) -> Iterator[str]:
     gears: dict[int, int] = {}
+    shift_heat: dict[int, int] = {}  # Heat paid for a two-step shift while planning
     turn: _Turn | None = None
 
     def close() -> Iterator[str]:
@@ -57,9 +58,13 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
             gears[car] = gears.get(car, 1)
         elif k == "shifted" and car is not None:
             gears[car] = ev.get("gear")
+        elif k == "paid-heat" and ev.get("cause") == "shift" and car is not None:
+            shift_heat[car] = ev.get("amount")
         elif k == "turn-started" and car is not None:
             yield from close()
-            turn = _Turn(car, gear=gears.get(car, 1))
+            turn = _Turn(car, gear=gears.get(car, 1), heat=shift_heat.pop(car, 0))
+            if turn.heat:
+                turn.notes.append("two-step shift")
             if ev.get("adrenaline"):
                 turn.notes.append("adrenaline available")
         elif turn is None:
