@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from heatcore.actions import Plan
-from heatcore.cards import HEAT, PLAYABLE, VALUE, canonical, remove
+from heatcore.cards import HEAT, PLAYABLE, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.registry import implements
@@ -124,7 +124,3 @@ def apply_plan(state: RaceState, plan: Plan, events: list[Event]) -> RaceState:
                       played=plan.cards)
     return state.with_car(plan.car, new_car, cursor=state.cursor + 1)
 
-
-def card_speed(cards: tuple[str, ...]) -> int:
-    """The printed speed of the cards (Stress adds what its flip finds, later)."""
-    return sum(VALUE[c] for c in cards)

@@ -551,16 +551,12 @@ def crafted_cases(builder: Builder) -> None:
             break
     # Spins with a short Stress supply: the supply's cards move to another car's discard.
     count = 0
-    for seed in range(90):
+    for seed, spins in _race_spins(builder):
         if count >= PER_RULE:
             break
-        race = _race(builder.binding, seed)
-        for k, step in enumerate(race.steps):
-            spins = _ev(step, "spun-out")
-            if not spins:
-                continue
+        for k, step, spin in spins:
             s = copy.deepcopy(step.before)
-            other = next(c for c in s["cars"] if c["id"] != spins[0]["car"])
+            other = next(c for c in s["cars"] if c["id"] != spin["car"])
             left = count % 2
             while s["supply"] > left:
                 s["supply"] -= 1
@@ -575,19 +571,25 @@ def crafted_cases(builder: Builder) -> None:
             break
 
 
+def _race_spins(builder: Builder, seeds: int = 90,
+                ) -> Iterator[tuple[int, Iterator[tuple[int, Step, JSON]]]]:
+    """For each corpus race (seed), its spins in order: (step index, step, first spun-out
+    event). Races are played only as the caller asks for them."""
+    for seed in range(seeds):
+        race = _race(builder.binding, seed)
+        yield seed, ((k, step, spins[0]) for k, step in enumerate(race.steps)
+                     if (spins := _ev(step, "spun-out")))
+
+
 def _hand_over_limit(builder: Builder) -> None:
     """Spins by a car whose hand already holds 7 cards (cards moved up from its deck)."""
     count = 0
-    for seed in range(90):
+    for seed, spins in _race_spins(builder):
         if count >= PER_RULE:
             return
-        race = _race(builder.binding, seed)
-        for k, step in enumerate(race.steps):
-            spins = _ev(step, "spun-out")
-            if not spins:
-                continue
+        for k, step, spin in spins:
             s = copy.deepcopy(step.before)
-            me = _car(s, spins[0]["car"])
+            me = _car(s, spin["car"])
             while len(me["hand"]) < 7 and me["deck"]:
                 me["hand"].append(me["deck"].pop(0))
             me["hand"] = _canon(me["hand"])
