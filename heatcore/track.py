@@ -81,7 +81,7 @@ class Track:
         A line at ``c`` is crossed iff ``start <= c < end``; lines after the final finish
         line never count.
         """
-        lines = _unrolled_lines(self, laps)
+        lines = unrolled_lines(self, laps)
         lo = bisect_left(lines, (start, -1, -1))
         out: list[CornerLine] = []
         for position, limit, number in lines[lo:]:
@@ -101,8 +101,9 @@ class Track:
 
 
 @cache
-def _unrolled_lines(track: Track, laps: int) -> list[tuple[int, int, int]]:
-    """Every corner line from the grid's lap to the final one, as (position, limit, number)."""
+def unrolled_lines(track: Track, laps: int) -> list[tuple[int, int, int]]:
+    """Every corner line from the grid's lap to the final one, as (position, limit, number),
+    in position order (shared: do not modify)."""
     lines = []
     for lap in range(-1, laps):
         for number, corner in enumerate(track.corners, start=1):

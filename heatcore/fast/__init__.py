@@ -1,0 +1,18 @@
+"""The fast engine: the same rules as :mod:`heatcore.engine`, on one mutable race object.
+
+:class:`FastRace` keeps a race in plain mutable fields and changes them in place; its legal
+actions come from tables built once per situation (a hand, a gear, the react options
+left). It takes and returns the reference engine's action values, lists legal actions in
+the same order, and raises the reference engine's typed errors (naming the same rule) and
+leaves the race unchanged when an action is not legal. It records no events.
+
+``FastRace.to_state()`` gives the reference :class:`~heatcore.state.RaceState` of the race
+at any moment and ``FastRace.from_state`` starts from one, so the two engines are compared
+step by step (``tests/test_fast_engine.py``). Use the fast engine for volume (fuzzing,
+mining, simulation) and the reference engine to read the rules, for events and reports.
+"""
+
+from heatcore.fast.driver import FastRaceResult, fast_random_race
+from heatcore.fast.race import FastCar, FastRace
+
+__all__ = ["FastCar", "FastRace", "FastRaceResult", "fast_random_race"]

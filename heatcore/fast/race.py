@@ -1,0 +1,543 @@
+"""``FastRace``: a race as one mutable object, stepped in place by the rules of the core race.
+
+Every method mirrors a function of the reference engine and names the same rule IDs; the
+reference module is given in each docstring. Hands are tuples in canonical order (plans
+and discards are looked up by hand); decks are lists, top card first; discard piles are
+lists in no particular order (``to_state`` sorts them).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import NoReturn
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    Discard,
+    EndReact,
+    Plan,
+    Shuffle,
+    Slipstream,
+)
+from heatcore.cards import (
+    BASIC_SET,
+    DISCARDABLE,
+    HAND_SIZE,
+    HEAT,
+    STRESS,
+    VALUE,
+    Card,
+    canonical,
+    remove,
+)
+from heatcore.corners import spin_stress
+from heatcore.engine import check_action
+from heatcore.errors import IllegalAction
+from heatcore.fast import tables
+from heatcore.fast.tables import Hand
+from heatcore.react import COOLDOWN
+from heatcore.registry import implements
+from heatcore.rounds import adrenaline_count
+from heatcore.setup import RaceSetup, start_race
+from heatcore.slipstream import SLIPSTREAM_SPACES
+from heatcore.state import Car, Phase, RaceState, Stage, Turn
+from heatcore.track import Track, unrolled_lines
+
+PLAN, TURN, OVER = Phase.PLAN, Phase.TURN, Phase.OVER
+REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD, REPLENISH = (
+    Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD, Stage.REPLENISH)
+
+
+class FastCar:
+    """One car, mutable: the fields of :class:`heatcore.state.Car`."""
+
+    __slots__ = ("deck", "discard", "engine", "flipped", "gear", "hand", "played", "position",
+                 "racing_line")
+
+    def __init__(self, car: Car) -> None:
+        self.position: int = car.position
+        self.racing_line: bool = car.racing_line
+        self.gear: int = car.gear
+        self.engine: int = car.engine
+        self.hand: Hand = car.hand
+        self.deck: list[Card] = list(car.deck)
+        self.discard: list[Card] = list(car.discard)
+        self.played: Hand = car.played
+        self.flipped: list[Card] = list(car.flipped)
+
+    def to_car(self) -> Car:
+        """The immutable car (discard pile in canonical order)."""
+        return Car(position=self.position, racing_line=self.racing_line, gear=self.gear,
+                   engine=self.engine, hand=self.hand, deck=tuple(self.deck),
+                   discard=canonical(self.discard), played=self.played,
+                   flipped=tuple(self.flipped))
+
+
+class FastRace:
+    """A race stepped in place: ``legal_actions()``, ``apply(action)``, ``to_state()``.
+
+    The fields are those of :class:`heatcore.state.RaceState` and, flattened, of its
+    :class:`heatcore.state.Turn` (meaningful in phase TURN only).
+    """
+
+    def __init__(self, state: RaceState) -> None:
+        """Start from a reference state (taken as valid: see ``heatcore.validity``)."""
+        self.track: Track = state.track
+        self.laps = state.laps
+        self.finish = state.finish_position
+        self.corner_lines = unrolled_lines(state.track, state.laps)
+        self.corner_positions = [position for position, _, _ in self.corner_lines]
+        self.modules = state.modules
+        self.cars = [FastCar(car) for car in state.cars]
+        self.adrenaline_cars = adrenaline_count(len(state.cars))
+        self.supply = state.supply
+        self.round = state.round
+        self.phase = state.phase
+        self.order = state.order
+        self.cursor = state.cursor
+        self.shuffle = state.shuffle
+        self.ranking = state.ranking
+        self.spots = {state.cars[index].spot for index in state.on_track()}
+        turn = state.turn or Turn(car=0, stage=REVEAL, start_position=0)
+        self.has_turn = state.turn is not None
+        self.car = turn.car
+        self.stage = turn.stage
+        self.start_position = turn.start_position
+        self.speed = turn.speed
+        self.to_move = turn.to_move
+        self.flips_left = turn.flips_left
+        self.adrenaline = turn.adrenaline
+        self.cooldown_used = turn.cooldown_used
+        self.adrenaline_move_used = turn.adrenaline_move_used
+        self.adrenaline_cooldown_used = turn.adrenaline_cooldown_used
+        self.boosted = turn.boosted
+        self._legal: tuple[Action, ...] | None = None
+
+    @classmethod
+    def start(cls, setup: RaceSetup) -> FastRace:
+        """The race at the start of round 1 (set up by :func:`heatcore.setup.start_race`)."""
+        state, _ = start_race(setup)
+        return cls(state)
+
+    @classmethod
+    def from_state(cls, state: RaceState) -> FastRace:
+        """The race at ``state``."""
+        return cls(state)
+
+    def to_state(self) -> RaceState:
+        """The reference engine's value of the race now."""
+        turn = None
+        if self.has_turn:
+            turn = Turn(car=self.car, stage=self.stage, start_position=self.start_position,
+                        speed=self.speed, to_move=self.to_move, flips_left=self.flips_left,
+                        adrenaline=self.adrenaline, cooldown_used=self.cooldown_used,
+                        adrenaline_move_used=self.adrenaline_move_used,
+                        adrenaline_cooldown_used=self.adrenaline_cooldown_used,
+                        boosted=self.boosted)
+        return RaceState(track=self.track, laps=self.laps,
+                         cars=tuple(car.to_car() for car in self.cars), supply=self.supply,
+                         round=self.round, phase=self.phase, order=self.order,
+                         cursor=self.cursor, turn=turn, shuffle=self.shuffle,
+                         ranking=self.ranking, modules=self.modules)
+
+    def copy(self) -> FastRace:
+        """An independent copy (to try actions without changing this race)."""
+        return FastRace(self.to_state())
+
+    # ------------------------------------------------------------------ queries
+
+    def is_over(self) -> bool:
+        """Whether every car has finished."""
+        return self.phase is OVER
+
+    def is_chance(self) -> bool:
+        """Whether the next input is a chance outcome (a shuffle)."""
+        return self.shuffle is not None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action in the reference engine's canonical order; empty at a chance
+        point or when the race is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._current_legal()
+        return legal
+
+    def _current_legal(self) -> tuple[Action, ...]:
+        if self.shuffle is not None or self.phase is OVER:
+            return ()
+        if self.phase is PLAN:
+            index = self.order[self.cursor]
+            car = self.cars[index]
+            return tables.plan_actions(index, car.gear, car.engine >= 1, car.hand)
+        stage = self.stage
+        if stage is REACT:
+            return self._react_actions()
+        if stage is SLIPSTREAM:
+            return tables.slipstream_actions(self.car)
+        if stage is DISCARD:
+            return tables.discard_actions(self.car, self.cars[self.car].hand)
+        return ()
+
+    def _react_actions(self) -> tuple[Action, ...]:
+        """heatcore.react.react_choices."""
+        car = self.cars[self.car]
+        heat = car.hand.count(HEAT)
+        return tables.react_actions(
+            self.car,
+            0 if self.cooldown_used else min(COOLDOWN[car.gear], heat),
+            self.adrenaline and not self.adrenaline_cooldown_used and heat > 0,
+            self.adrenaline and not self.adrenaline_move_used,
+            not self.boosted and car.engine >= 1)
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` and every step after it that needs no choice. An illegal
+        action raises the reference engine's IllegalAction and changes nothing."""
+        kind = type(action)
+        if kind is Plan:
+            assert isinstance(action, Plan)
+            self._check_plan(action)
+            self._apply_plan(action)
+        elif kind is Discard:
+            assert isinstance(action, Discard)
+            self._check_discard(action)
+            self._apply_discard(action)
+        elif kind is Shuffle:
+            assert isinstance(action, Shuffle)
+            self._check_shuffle(action)
+            self._apply_shuffle(action)
+        elif action not in self.legal_actions():
+            self._reject(action)
+        elif kind is EndReact:
+            self.stage = SLIPSTREAM
+        elif kind is Slipstream:
+            self._move(self.car, SLIPSTREAM_SPACES)
+            self._after_slipstream()
+        elif kind is Boost:
+            self._boost()
+        elif kind is AdrenalineMove:
+            self._adrenaline_move()
+        elif kind is Cooldown:
+            assert isinstance(action, Cooldown)
+            self._cool(action.amount)
+            self.cooldown_used = True
+        elif kind is AdrenalineCooldown:
+            self._cool(1)
+            self.adrenaline_cooldown_used = True
+        else:  # DeclineSlipstream
+            self._after_slipstream()
+        self._legal = None
+        self._advance()
+
+    def _reject(self, action: Action) -> NoReturn:
+        """Raise the reference engine's error for an action that is not legal here."""
+        check_action(self.to_state(), action)
+        raise IllegalAction("round.sequence", f"{action} is not a legal action now")
+
+    def _check_plan(self, plan: Plan) -> None:
+        """Reject (with the reference engine's error) a plan that is not legal now."""
+        if self.shuffle is None and self.phase is PLAN and plan.car == self.order[self.cursor]:
+            car = self.cars[plan.car]
+            if (plan.gear, plan.cards) in tables.plans(car.gear, car.engine >= 1, car.hand):
+                return
+        self._reject(plan)
+
+    def _check_discard(self, discard: Discard) -> None:
+        """Reject (with the reference engine's error) a discard that is not legal now."""
+        if (self.shuffle is None and self.phase is TURN and self.stage is DISCARD
+                and discard.car == self.car
+                and discard.cards in tables.discards(self.cars[self.car].hand)):
+            return
+        self._reject(discard)
+
+    @implements("deck.reshuffle")
+    def _check_shuffle(self, action: Shuffle) -> None:
+        """heatcore.cleanup.check_shuffle."""
+        if self.shuffle != action.car:
+            self._reject(action)
+        car = self.cars[action.car]
+        if sorted(action.order) != sorted(car.deck + car.discard):
+            self._reject(action)
+
+    @implements("deck.reshuffle")
+    def _apply_shuffle(self, action: Shuffle) -> None:
+        """heatcore.cleanup.apply_shuffle: the discard pile and the deck become the deck."""
+        car = self.cars[action.car]
+        car.deck = list(action.order)
+        car.discard = []
+        self.shuffle = None
+
+    @implements("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
+                "ruling.simultaneous-planning")
+    def _apply_plan(self, plan: Plan) -> None:
+        """heatcore.planning.apply_plan, then (after the last plan) the first turn."""
+        car = self.cars[plan.car]
+        hand_after = remove(car.hand, plan.cards)
+        assert hand_after is not None
+        if abs(plan.gear - car.gear) == 2:
+            car.engine -= 1
+            car.discard.append(HEAT)
+        car.gear = plan.gear
+        car.hand = hand_after
+        car.played = plan.cards
+        self.cursor += 1
+        if self.cursor == len(self.order):
+            self.phase = TURN
+            self.cursor = 0
+            self._start_turn()
+
+    @implements("react.cooldown", "adrenaline.effects")
+    def _cool(self, amount: int) -> None:
+        """heatcore.react.apply_react: cooldown moves Heat from hand (where Heat sorts last)
+        to the engine."""
+        car = self.cars[self.car]
+        car.hand = car.hand[:len(car.hand) - amount]
+        car.engine += amount
+
+    @implements("adrenaline.effects", "speed.turn-total", "ruling.blocked-extra-move")
+    def _adrenaline_move(self) -> None:
+        """heatcore.react.apply_react: +1 speed, one space."""
+        self.adrenaline_move_used = True
+        self.speed += 1
+        self._move(self.car, 1)
+
+    @implements("react.boost")
+    def _boost(self) -> None:
+        """heatcore.react.apply_react: pay one Heat and flip for a basic card."""
+        car = self.cars[self.car]
+        car.engine -= 1
+        car.discard.append(HEAT)
+        self.boosted = True
+        self.stage = BOOST
+        self.flips_left = 1
+
+    def _apply_discard(self, action: Discard) -> None:
+        """heatcore.cleanup.apply_discard."""
+        car = self.cars[self.car]
+        hand_after = remove(car.hand, action.cards)
+        assert hand_after is not None
+        car.hand = hand_after
+        car.discard += action.cards
+        self._enter_replenish()
+
+    # ------------------------------------------------------------------ automatic steps
+
+    def _advance(self) -> None:
+        """heatcore.engine._advance: every step that needs no choice."""
+        while self.shuffle is None and self.phase is TURN:
+            stage = self.stage
+            if stage is REVEAL or stage is BOOST:
+                if self.flips_left > 0:
+                    self._flip_once()
+                else:
+                    self._finish_flips()
+            elif stage is REACT:
+                legal = self._react_actions()
+                if len(legal) > 1:
+                    self._legal = legal
+                    return
+                self.stage = SLIPSTREAM
+            elif stage is SLIPSTREAM:
+                if self._can_slipstream():
+                    return
+                self._after_slipstream()
+            elif stage is DISCARD:
+                return
+            elif self._draw_to_hand_size():
+                self._end_turn()
+
+    @implements("round.sequence", "adrenaline.who", "ruling.adrenaline-order")
+    def _start_turn(self) -> None:
+        """heatcore.engine._start_turn: open steps 3-9 for the car at the cursor."""
+        index = self.order[self.cursor]
+        self.has_turn = True
+        self.car = index
+        self.start_position = self.cars[index].position
+        self.speed = self.to_move = self.flips_left = 0
+        self.adrenaline = self.cursor >= len(self.order) - self.adrenaline_cars
+        self.cooldown_used = self.adrenaline_move_used = False
+        self.adrenaline_cooldown_used = self.boosted = False
+        self._reveal()
+
+    @implements("reveal.speed", "play.cluttered")
+    def _reveal(self) -> None:
+        """heatcore.reveal.reveal: speed is the cards' sum; each Stress asks for a flip; a
+        cluttered play drops to gear 1, discards its cards and goes to replenish."""
+        car = self.cars[self.car]
+        played = car.played
+        if HEAT in played:
+            car.gear = 1
+            car.discard += played
+            car.played = ()
+            self.stage = REPLENISH
+            return
+        self.speed = self.to_move = sum([VALUE[card] for card in played])
+        self.flips_left = played.count(STRESS)
+        self.stage = REVEAL
+
+    @implements("reveal.stress-flip", "react.boost", "deck.reshuffle", "ruling.flip-no-basic")
+    def _flip_once(self) -> None:
+        """heatcore.reveal.flip_once: turn over one card, or await a shuffle."""
+        car = self.cars[self.car]
+        deck = car.deck
+        if BASIC_SET.isdisjoint(deck) and BASIC_SET.isdisjoint(car.discard):
+            self.flips_left -= 1
+            return
+        if not deck:
+            self.shuffle = self.car
+            return
+        top = deck.pop(0)
+        if top in BASIC_SET:
+            car.flipped.append(top)
+            self.flips_left -= 1
+            self.speed += VALUE[top]
+            self.to_move += VALUE[top]
+        else:
+            car.discard.append(top)
+
+    def _finish_flips(self) -> None:
+        """heatcore.reveal.finish_flips: move the pending spaces, then react."""
+        self._move(self.car, self.to_move)
+        self.stage = REACT
+        self.to_move = 0
+
+    @implements("place.racing-line-first", "place.blocked")
+    def _place(self, car: FastCar, position: int) -> None:
+        """heatcore.placement.free_spot_from: put ``car`` on the first free spot scanning
+        back from ``position``, racing line first. ``spots`` holds the spots of the cars on
+        the track (heatcore.placement.occupied, plus the moving car)."""
+        spots = self.spots
+        spots.remove((car.position, car.racing_line))
+        while (position, True) in spots and (position, False) in spots:
+            position -= 1
+        spot = (position, (position, True) not in spots)
+        spots.add(spot)
+        car.position, car.racing_line = spot
+
+    @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
+    def _move(self, index: int, spaces: int) -> None:
+        """heatcore.placement.move_car: only the landing space matters."""
+        if spaces > 0:
+            car = self.cars[index]
+            self._place(car, car.position + spaces)
+
+    @implements("slipstream.eligible", "slipstream.not-past-finish",
+                "ruling.slipstream-earlier-lap", "ruling.finished-car-turn")
+    def _can_slipstream(self) -> bool:
+        """heatcore.slipstream.can_slipstream: beside a car or one space behind one, and
+        never across (or after) the final finish line."""
+        me = self.cars[self.car]
+        if me.position + SLIPSTREAM_SPACES > self.finish:
+            return False
+        taken = self.spots
+        ahead = me.position + 1
+        can = ((me.position, not me.racing_line) in taken or (ahead, True) in taken
+               or (ahead, False) in taken)
+        if can:
+            self._legal = tables.slipstream_actions(self.car)
+        return can
+
+    def _after_slipstream(self) -> None:
+        """heatcore.engine._after_slipstream: corners, then discard or replenish."""
+        self._check_corners()
+        car = self.cars[self.car]
+        if car.position > self.finish or DISCARDABLE.isdisjoint(car.hand):
+            self._enter_replenish()
+        else:
+            self.stage = DISCARD
+
+    @implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
+                "slipstream.speed-unchanged", "corner.after-finish-ignored",
+                "ruling.stress-supply")
+    def _check_corners(self) -> None:
+        """heatcore.corners.check_corners: pay each crossed line's excess speed in Heat,
+        or spin out at the first line the engine cannot pay."""
+        car = self.cars[self.car]
+        lines = self.corner_lines
+        index = bisect_left(self.corner_positions, self.start_position)
+        while index < len(lines) and lines[index][0] < car.position:  # crossed: start <= c < end
+            line_position, limit, _ = lines[index]
+            index += 1
+            excess = self.speed - limit
+            if excess <= 0:
+                continue
+            if car.engine >= excess:
+                car.engine -= excess
+                car.discard += [HEAT] * excess
+                continue
+            car.discard += [HEAT] * car.engine
+            car.engine = 0
+            self._place(car, line_position)
+            stress = min(spin_stress(car.gear), self.supply)
+            car.gear = 1
+            car.hand = canonical(car.hand + (STRESS,) * stress)
+            self.supply -= stress
+            return
+
+    @implements("replenish.cleanup", "ruling.reshuffle-includes-played")
+    def _enter_replenish(self) -> None:
+        """heatcore.cleanup.enter_replenish: played and flipped cards to the discard pile."""
+        car = self.cars[self.car]
+        car.discard += car.played
+        car.discard += car.flipped
+        car.played = ()
+        car.flipped = []
+        self.stage = REPLENISH
+
+    @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
+                "ruling.hand-over-limit", "ruling.finished-car-turn")
+    def _draw_to_hand_size(self) -> bool:
+        """heatcore.cleanup.draw_to_hand_size: draw to 7; False if a shuffle is awaited."""
+        car = self.cars[self.car]
+        if car.position > self.finish:
+            return True
+        need = HAND_SIZE - len(car.hand)
+        if need <= 0:
+            return True
+        deck = car.deck
+        if deck:
+            car.hand = canonical(car.hand + tuple(deck[:need]))
+            del deck[:need]
+        if len(car.hand) >= HAND_SIZE or not car.discard:
+            return True
+        self.shuffle = self.car
+        return False
+
+    def _end_turn(self) -> None:
+        """heatcore.engine._end_turn: the next car's turn, or the end of the round."""
+        self.cursor += 1
+        self.has_turn = False
+        if self.cursor < len(self.order):
+            self._start_turn()
+        else:
+            self._end_round()
+
+    def _standing(self, cars: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+        """heatcore.rounds.standing: furthest first, racing line first in a space."""
+        return tuple(sorted(cars, key=lambda i: (-self.cars[i].position,
+                                                  not self.cars[i].racing_line)))
+
+    @implements("finish.ranking", "finish.removed", "round.sequence",
+                "order.fixed-at-round-start")
+    def _end_round(self) -> None:
+        """heatcore.rounds.end_round and start_round: rank the finishers, then fix the next
+        round's order (or end the race)."""
+        finishers = self._standing([i for i in self.order if self.cars[i].position > self.finish])
+        self.ranking += finishers
+        for index in finishers:
+            self.spots.remove((self.cars[index].position, self.cars[index].racing_line))
+        if len(self.ranking) == len(self.cars):
+            self.phase = OVER
+            self.order = ()
+            self.cursor = 0
+            return
+        ranked = self.ranking
+        self.order = self._standing([i for i in range(len(self.cars)) if i not in ranked])
+        self.round += 1
+        self.phase = PLAN
+        self.cursor = 0

@@ -1,0 +1,118 @@
+"""Legal-action tables of the fast engine, built once per situation and then looked up.
+
+Plans and discards depend on the hand (a multiset of 7 cards of 8 kinds, so a few
+thousand hands at most), the gear and whether the engine can pay a two-gear shift; each
+table is an ordered set (a dict with None values) of the choices (``(gear, cards)`` of a
+plan, the cards of a discard) in the reference engine's canonical order. A car's actions
+are the table's keys as interned action values. React and slipstream choices depend on a
+few flags only.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from itertools import combinations
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    Plan,
+    Slipstream,
+)
+from heatcore.cards import DISCARDABLE, HEAT, PLAYABLE, Card, canonical
+from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
+from heatcore.registry import implements
+
+Hand = tuple[Card, ...]
+#: The bound of each per-car action table (the shared tables are bounded by the hands).
+PER_CAR_TABLE_SIZE = 1 << 15
+
+
+@cache
+@implements("gear.range", "gear.shift.free", "gear.shift.two-costs-heat",
+            "gear.shift.no-three", "play.card-count", "play.playable-cards",
+            "play.heat-not-playable", "play.cluttered", "play.cluttered-only-when-forced",
+            "ruling.cluttered-gear")
+def plans(gear: int, can_pay_shift: bool, hand: Hand) -> dict[tuple[int, Hand], None]:
+    """Steps 1-2 for any car in ``gear`` holding ``hand`` (canonical); ``can_pay_shift``: the
+    engine holds a Heat for a two-gear shift. Every plan as (gear, cards), ordered by gear
+    then cards. Shared: do not modify."""
+    free = [g for g in (gear - 1, gear, gear + 1) if LOWEST_GEAR <= g <= HIGHEST_GEAR]
+    paid = [g for g in (gear - 2, gear + 2)
+            if can_pay_shift and LOWEST_GEAR <= g <= HIGHEST_GEAR]
+    reachable = sorted(free + paid)
+    playable = tuple(c for c in hand if c in PLAYABLE)
+    out: dict[tuple[int, Hand], None] = {}
+    if len(playable) < reachable[0]:  # cluttered: every playable card, Heat for the rest
+        for g in free:
+            heat_needed = g - len(playable)
+            if heat_needed >= 0 and hand.count(HEAT) >= heat_needed:
+                out[(g, canonical(playable + (HEAT,) * heat_needed))] = None
+        return out
+    for g in reachable:
+        out.update(dict.fromkeys((g, cards) for cards in combinations(playable, g)))
+    return out
+
+
+@cache
+def _plan(car: int, gear: int, cards: Hand) -> Plan:
+    return Plan(car, gear, cards)
+
+
+@lru_cache(maxsize=PER_CAR_TABLE_SIZE)
+def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand) -> tuple[Plan, ...]:
+    """``plans`` as the car's Plan actions."""
+    return tuple(_plan(car, g, cards) for g, cards in plans(gear, can_pay_shift, hand))
+
+
+@cache
+@implements("discard.optional")
+def discards(hand: Hand) -> dict[Hand, None]:
+    """Step 8: every distinct set of discardable hand cards, smallest first (none
+    included). Shared: do not modify."""
+    cards = tuple(c for c in hand if c in DISCARDABLE)
+    out: dict[Hand, None] = {}
+    for size in range(len(cards) + 1):
+        out.update(dict.fromkeys(combinations(cards, size)))
+    return out
+
+
+@cache
+def _discard(car: int, cards: Hand) -> Discard:
+    return Discard(car, cards)
+
+
+@lru_cache(maxsize=PER_CAR_TABLE_SIZE)
+def discard_actions(car: int, hand: Hand) -> tuple[Discard, ...]:
+    """``discards`` as the car's Discard actions."""
+    return tuple(_discard(car, cards) for cards in discards(hand))
+
+
+@cache
+@implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects")
+def react_actions(car: int, cooldowns: int, adrenaline_cooldown: bool, adrenaline_move: bool,
+                  boost: bool) -> tuple[Action, ...]:
+    """Step 5 with ``cooldowns`` Heat the gear's cooldown may still take from the hand and
+    the other options still open; ``end react`` last."""
+    out: list[Action] = [Cooldown(car, n) for n in range(1, cooldowns + 1)]
+    if adrenaline_cooldown:
+        out.append(AdrenalineCooldown(car))
+    if adrenaline_move:
+        out.append(AdrenalineMove(car))
+    if boost:
+        out.append(Boost(car))
+    out.append(EndReact(car))
+    return tuple(out)
+
+
+@cache
+@implements("slipstream.eligible")
+def slipstream_actions(car: int) -> tuple[Action, ...]:
+    """Step 6 for a car that may slipstream: take it, or not."""
+    return (Slipstream(car), DeclineSlipstream(car))

@@ -1,0 +1,187 @@
+"""The fast engine (``heatcore.fast``) against the reference engine: same legal actions in
+the same order, same states, same errors, on whole races, on every action at sampled
+states, on Hypothesis-made states and on the whole conformance fixture corpus."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from heatcore import strategies as hs
+from heatcore.actions import Action, Cooldown, EndReact, Plan, Shuffle
+from heatcore.conformance.fixtures import fixtures_dir, load_cases
+from heatcore.driver import play, random_policy, random_race, random_shuffle
+from heatcore.engine import apply, legal_actions
+from heatcore.errors import IllegalAction
+from heatcore.fast import FastRace, fast_random_race
+from heatcore.fast import tables as fast_tables
+from heatcore.notation import parse_action, state_from_dict, state_to_dict, state_to_json
+from heatcore.setup import random_setup, start_race
+from heatcore.state import RaceState
+from heatcore.track import track_ids
+from heatcore.validity import validate
+
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
+
+
+def _states_of_races(seeds: range, laps: int | None = 1) -> list[RaceState]:
+    """Every state (before each input) of random races on each track and car count."""
+    states: list[RaceState] = []
+    for seed in seeds:
+        track = track_ids()[seed % len(track_ids())]
+        players = PLAYER_COUNTS[seed % len(PLAYER_COUNTS)]
+        rng = random.Random(seed)
+        play(random_setup(track, players, rng, laps), random_policy, rng,
+             on_step=lambda before, action, after, events: states.append(before))
+    return states
+
+
+@pytest.mark.parametrize("track", track_ids())
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_races_are_the_reference_races(track: str, players: int) -> None:
+    for seed in range(2):
+        reference = random_race(track, players, seed)
+        fast = fast_random_race(track, players, seed)
+        assert fast.actions == reference.actions
+        assert fast.final.to_state() == reference.final
+
+
+def test_every_step_of_a_race_matches_in_lockstep() -> None:
+    for seed in range(10):
+        track = track_ids()[seed % 4]
+        rng = random.Random(seed)
+        state, _ = start_race(random_setup(track, 2 + seed % 5, rng, 1))
+        fast = FastRace(state)
+        while not state.is_over():
+            assert fast.to_state() == state
+            assert fast.legal_actions() == legal_actions(state)
+            if state.is_chance():
+                action: Action = random_shuffle(state, rng)
+            else:
+                legal = legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+            state, _ = apply(state, action)
+            fast.apply(action)
+        assert fast.to_state() == state
+        assert fast.is_over()
+
+
+def test_every_legal_action_at_sampled_states_gives_the_reference_state() -> None:
+    states = _states_of_races(range(20))[::7]
+    assert len(states) > 300
+    for state in states:
+        assert FastRace.from_state(state).to_state() == state
+        if state.is_chance():
+            rng = random.Random(len(states))
+            options: tuple[Action, ...] = (random_shuffle(state, rng), random_shuffle(state, rng))
+        else:
+            options = legal_actions(state)
+        for action in options:
+            fast = FastRace.from_state(state)
+            fast.apply(action)
+            assert fast.to_state() == apply(state, action)[0], (state, action)
+
+
+@given(data=st.data(), state=hs.race_states(max_steps=200))
+def test_hypothesis_states_step_alike(data: st.DataObject, state: RaceState) -> None:
+    fast = FastRace.from_state(state)
+    assert fast.legal_actions() == legal_actions(state)
+    if state.is_over():
+        return
+    action = data.draw(hs.next_actions(state))
+    fast.apply(action)
+    assert fast.to_state() == apply(state, action)[0]
+
+
+@given(data=st.data(), state=hs.race_states(max_steps=150))
+def test_illegal_actions_raise_the_reference_error_and_change_nothing(
+        data: st.DataObject, state: RaceState) -> None:
+    if state.is_over():
+        return
+    action = data.draw(hs.illegal_actions(state))
+    fast = FastRace.from_state(state)
+    fast.legal_actions()
+    with pytest.raises(IllegalAction) as reference:
+        apply(state, action)
+    with pytest.raises(IllegalAction) as caught:
+        fast.apply(action)
+    assert (caught.value.rule, caught.value.detail) == (reference.value.rule,
+                                                        reference.value.detail)
+    assert fast.to_state() == state
+    assert fast.legal_actions() == legal_actions(state)
+
+
+def test_typical_illegal_actions_name_their_rules() -> None:
+    race = FastRace.from_state(_states_of_races(range(1))[0])
+    before = state_to_json(race.to_state())
+    plan = race.legal_actions()[0]
+    assert isinstance(plan, Plan)
+    cases = {
+        Plan(plan.car, 5, plan.cards): "gear.range",
+        Plan(plan.car, plan.gear, plan.cards + plan.cards): "play.playable-cards",
+        Plan((plan.car + 1) % len(race.cars), plan.gear, plan.cards):
+            "order.fixed-at-round-start",
+        Cooldown(plan.car, 1): "round.sequence",
+        EndReact(plan.car): "round.sequence",
+        Shuffle(plan.car, ()): "deck.reshuffle",
+    }
+    for action, rule in cases.items():
+        with pytest.raises(IllegalAction) as caught:
+            race.apply(action)
+        assert caught.value.rule == rule, action
+        assert state_to_json(race.to_state()) == before
+
+
+def test_copies_are_independent() -> None:
+    race = FastRace.start(random_setup("usa", 4, random.Random(3)))
+    copy = race.copy()
+    copy.apply(copy.legal_actions()[0])
+    assert copy.to_state() != race.to_state()
+    assert race.to_state() == FastRace.start(random_setup("usa", 4, random.Random(3))).to_state()
+
+
+def test_the_fixture_corpus_passes_on_states_and_errors() -> None:
+    """Every conformance case: its legal actions, its rejection (kind and rule) and the
+    state after each step (the fast engine records no events)."""
+    cases = load_cases(fixtures_dir())
+    assert len(cases) > 400
+    for case in cases:
+        state = validate(state_from_dict(case["state"]))
+        race = FastRace.from_state(state)
+        expect = case["expect"]
+        if "legal" in expect:
+            assert sorted(map(str, race.legal_actions())) == sorted(expect["legal"]), case["id"]
+        elif "rejection" in expect:
+            rejection = expect["rejection"]
+            with pytest.raises(IllegalAction) as caught:
+                race.apply(parse_action(rejection["action"]))
+            assert caught.value.kind == rejection["kind"], case["id"]
+            if "rule" in rejection:
+                assert caught.value.rule == rejection["rule"], case["id"]
+            assert race.to_state() == state
+        else:
+            for step in expect["steps"]:
+                race.apply(parse_action(step["action"]))
+                assert state_to_dict(race.to_state()) == step["state"], case["id"]
+
+
+def test_a_broken_fast_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative control: a fast engine whose cooldown takes one Heat too few differs from
+    the reference within a few races."""
+    real = FastRace._cool
+
+    def cool_less(self: FastRace, amount: int) -> None:
+        real(self, amount - 1 if amount > 1 else amount)
+
+    monkeypatch.setattr(FastRace, "_cool", cool_less)
+    differs = [seed for seed in range(10)
+               if fast_random_race("usa", 4, seed).actions != random_race("usa", 4, seed).actions]
+    assert differs
+
+
+def test_tables_are_bounded() -> None:
+    assert fast_tables.plan_actions.cache_info().maxsize == fast_tables.PER_CAR_TABLE_SIZE
+    assert fast_tables.discard_actions.cache_info().maxsize == fast_tables.PER_CAR_TABLE_SIZE
