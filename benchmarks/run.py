@@ -4,14 +4,20 @@
     python3 -m benchmarks --tiny          # a few races only: keeps the suite working
     python3 -m benchmarks --json out.json # where to write the figures
 
-Figures: random-race throughput (races/s, actions/s) for 2, 4 and 6 players on each base
-track; ``legal_actions`` and ``apply`` rates on states sampled from real races; state JSON
-encode and decode rates; memory per state; growth with players and laps; how a batch of
-races scales from 1 to 2 worker processes; and the time of each Z3 proof and of its negative
-controls (``benchmarks.bench_proofs``: the whole proof suite on the four base tracks, 2
-workers; ``--tiny`` proves one proof on one track only). Races are played by
-``heatcore.driver.play`` with the random policy (every step calls ``legal_actions`` then
-``apply``).
+Figures, for both engines (the reference engine ``heatcore.engine`` and the fast engine
+``heatcore.fast``, which play the same races): random-race throughput (races/s, actions/s)
+for 2, 4 and 6 players on each base track; ``legal_actions`` and ``apply`` rates on states
+sampled from real races; state JSON encode and decode rates; memory per state; growth with
+players and laps; how a batch of races scales from 1 to 2 worker processes; and the time of
+each Z3 proof and of its negative controls (``benchmarks.bench_proofs``: the whole proof
+suite on the four base tracks, 2 workers; ``--tiny`` proves one proof on one track only).
+Races are played with the random policy (every step calls ``legal_actions`` then
+``apply``): by ``heatcore.driver.play`` on the reference engine, by ``heatcore.fast.play``
+on the fast one.
+
+The issue's targets are checked on the fast engine after a warm-up (its legal-action
+tables fill during the first races of a process); the figure of the warm-up races is
+printed beside it.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 import os
 import platform
 import random
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -34,6 +41,7 @@ from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
 from heatcore.engine import apply, legal_actions
+from heatcore.fast import FastRace, fast_random_race
 from heatcore.files import write_atomic
 from heatcore.notation import state_from_json, state_to_json
 from heatcore.setup import random_setup
@@ -51,6 +59,7 @@ class Sizes:
     """How much work each benchmark does (``--tiny`` shrinks everything)."""
 
     races: int  # races per (track, players) throughput cell
+    warmup_races: int  # 6-player USA races played before the target check
     target_races: int  # 6-player USA races for the target check
     sample_races: int  # races whose states are sampled for legal/apply/JSON rates
     sample_states: int  # states kept from them
@@ -63,12 +72,12 @@ class Sizes:
     proof_jobs: int  # worker processes for the proofs
 
 
-FULL = Sizes(races=20, target_races=100, sample_races=10, sample_states=2000, repeat=3,
-             lap_races=10, pool_races=80, memory_states=500,
+FULL = Sizes(races=20, warmup_races=100, target_races=300, sample_races=10,
+             sample_states=2000, repeat=3, lap_races=10, pool_races=300, memory_states=500,
              proof_tracks=("france", "great-britain", "italia", "usa"), proof_ids=None,
              proof_jobs=2)
-TINY = Sizes(races=1, target_races=2, sample_races=1, sample_states=50, repeat=1,
-             lap_races=1, pool_races=4, memory_states=20,
+TINY = Sizes(races=1, warmup_races=1, target_races=2, sample_races=1, sample_states=50,
+             repeat=1, lap_races=1, pool_races=4, memory_states=20,
              proof_tracks=("usa",), proof_ids=("turn-order",), proof_jobs=1)
 
 
@@ -91,14 +100,20 @@ def rate(count: float, seconds: float) -> float:
     return count / seconds if seconds > 0 else float("inf")
 
 
+ENGINES = ("reference", "fast")
+
+
 def race_throughput(track: str, players: int, races: int, laps: int | None = None,
-                    first_seed: int = 0) -> dict[str, Any]:
-    """Play ``races`` seeded random races; races/s, actions/s and actions per race."""
+                    first_seed: int = 0, engine: str = "reference") -> dict[str, Any]:
+    """Play ``races`` seeded random races on ``engine``; races/s, actions/s and actions per
+    race."""
+    play_race = fast_random_race if engine == "fast" else random_race
+
     def work() -> int:
-        return sum(len(random_race(track, players, seed, laps).actions)
+        return sum(len(play_race(track, players, seed, laps).actions)
                    for seed in range(first_seed, first_seed + races))
     actions, seconds, cpu_seconds = cpu_timed(work)
-    return {"track": track, "players": players, "laps": laps, "races": races,
+    return {"engine": engine, "track": track, "players": players, "laps": laps, "races": races,
             "actions": actions, "seconds": seconds, "cpu_seconds": cpu_seconds,
             "races_per_s": rate(races, seconds), "actions_per_s": rate(actions, seconds),
             "races_per_cpu_s": rate(races, cpu_seconds),
@@ -124,9 +139,13 @@ def sample_states(sizes: Sizes) -> list[tuple[RaceState, Action]]:
 
 def step_rates(pairs: list[tuple[RaceState, Action]], repeat: int) -> dict[str, Any]:
     """Calls per second of ``legal_actions``, ``apply``, ``state_to_json`` and
-    ``state_from_json`` over the sampled states."""
+    ``state_from_json`` over the sampled states, and of the fast engine's ``legal_actions``
+    and ``apply`` (each on a fresh ``FastRace`` made before the clock starts, as the fast
+    engine changes its race in place and remembers its legal actions) and of its
+    conversions ``FastRace.from_state`` and ``to_state``."""
     states = [state for state, _ in pairs]
     texts = [state_to_json(state) for state in states]
+    decision_pairs = [(state, action) for state, action in pairs if not state.is_chance()]
 
     def legal() -> None:
         for _ in range(repeat):
@@ -148,11 +167,37 @@ def step_rates(pairs: list[tuple[RaceState, Action]], repeat: int) -> dict[str, 
             for text in texts:
                 state_from_json(text)
 
+    fresh_for_legal = [FastRace.from_state(state) for _ in range(repeat) for state in states]
+    fresh_for_apply = [(FastRace.from_state(state), action)
+                       for _ in range(repeat) for state, action in pairs]
+
+    def fast_legal() -> None:
+        for race in fresh_for_legal:
+            race.legal_actions()
+
+    def fast_applied() -> None:
+        for race, action in fresh_for_apply:
+            race.apply(action)
+
+    def from_state() -> None:
+        for _ in range(repeat):
+            for state in states:
+                FastRace.from_state(state)
+
+    races = [FastRace.from_state(state) for state in states]
+
+    def to_state() -> None:
+        for _ in range(repeat):
+            for race in races:
+                race.to_state()
+
     calls = len(states) * repeat
-    out: dict[str, Any] = {"states": len(states),
+    out: dict[str, Any] = {"states": len(states), "decisions": len(decision_pairs),
                            "mean_json_bytes": sum(map(len, texts)) / len(texts)}
     for name, work in (("legal_actions", legal), ("apply", applied),
-                       ("json_encode", encode), ("json_decode", decode)):
+                       ("json_encode", encode), ("json_decode", decode),
+                       ("fast_legal_actions", fast_legal), ("fast_apply", fast_applied),
+                       ("fast_from_state", from_state), ("fast_to_state", to_state)):
         _, seconds = timed(work)
         out[f"{name}_per_s"] = rate(calls, seconds)
         out[f"{name}_us"] = 1e6 * seconds / calls
@@ -179,8 +224,10 @@ def deep_size(value: Any, seen: set[int] | None = None) -> int:
 
 def memory(pairs: list[tuple[RaceState, Action]], count: int) -> dict[str, Any]:
     """Bytes per state: the deep size of a standalone state, the memory ``tracemalloc``
-    sees for a decoded state, and the cost of one more state in a race (what ``apply``
-    allocates and keeps, as states share their unchanged parts)."""
+    sees for a decoded state, the cost of one more state in a race (what ``apply``
+    allocates and keeps, as states share their unchanged parts), and the deep size of the
+    fast engine's race object (one per race, changed in place; its action tables are
+    shared by every race of a process and left out)."""
     states = [state for state, _ in pairs][:count]
     texts = [state_to_json(state) for state in states]
     deep = sum(deep_size(state) for state in states) / len(states)
@@ -195,11 +242,24 @@ def memory(pairs: list[tuple[RaceState, Action]], count: int) -> dict[str, Any]:
     step_bytes = (tracemalloc.get_traced_memory()[0] - base) / len(kept)
     tracemalloc.stop()
     del decoded, kept
-    return {"deep_bytes": deep, "decoded_bytes": decoded_bytes, "per_step_bytes": step_bytes}
+    fast = sum(deep_size(FastRace.from_state(state)) for state in states) / len(states)
+    return {"deep_bytes": deep, "decoded_bytes": decoded_bytes, "per_step_bytes": step_bytes,
+            "fast_race_bytes": fast}
+
+
+def cold_start(races: int) -> dict[str, Any]:
+    """``heatcore race --count N`` (fast engine, random policy, 6-player USA) in a new
+    process: the throughput while the fast engine's tables are still filling."""
+    command = [sys.executable, "-m", "heatcore.cli", "race", "--track", "usa", "--players",
+               "6", "--policy", "random", "--count", str(races), "--seed", "50000"]
+    printed = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    figures = dict(line.split(": ", 1) for line in printed.splitlines() if ": " in line)
+    return {"races": races, "races_per_s": float(figures["races/s"]),
+            "actions_per_s": float(figures["actions/s"])}
 
 
 def pool_scaling(races: int) -> list[dict[str, Any]]:
-    """The same batch of 6-player USA races on 1 and 2 worker processes."""
+    """The same batch of 6-player USA races on 1 and 2 worker processes (fast engine)."""
     out = []
     for workers in (1, 2):
         summary = run_races("usa", 6, list(range(races)), workers=workers)
@@ -231,13 +291,18 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
                     "cpus": os.cpu_count(), "load_average_at_start": os.getloadavg()},
         "tiny": sizes is TINY,
     }
-    log("throughput: random races per track and player count ...")
-    results["throughput"] = [race_throughput(track, players, sizes.races)
-                             for track in track_ids() for players in (2, 4, 6)]
-    log("target: 6-player USA random races ...")
-    target = race_throughput("usa", 6, sizes.target_races, first_seed=10_000)
+    log("throughput: random races per engine, track and player count ...")
+    results["throughput"] = [race_throughput(track, players, sizes.races, engine=engine)
+                             for engine in ENGINES for track in track_ids()
+                             for players in (2, 4, 6)]
+    log("target: 6-player USA random races on the fast engine ...")
+    warmup = race_throughput("usa", 6, sizes.warmup_races, first_seed=9_000, engine="fast")
+    target = race_throughput("usa", 6, sizes.target_races, first_seed=10_000, engine="fast")
     target["met_races_per_s"] = target["races_per_s"] >= TARGET_RACES_PER_SECOND
     target["met_actions_per_s"] = target["actions_per_s"] >= TARGET_ACTIONS_PER_SECOND
+    target["warmup"] = warmup
+    target["cold_process"] = cold_start(max(2, sizes.warmup_races))
+    target["reference"] = race_throughput("usa", 6, sizes.races, first_seed=10_000)
     results["target"] = target
     log("sampling states from real races ...")
     pairs = sample_states(sizes)
@@ -246,10 +311,12 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     log("memory per state ...")
     results["memory"] = memory(pairs, sizes.memory_states)
     log("growth with players (usa) and laps (usa, 6 players) ...")
-    results["players"] = [race_throughput("usa", players, sizes.lap_races, first_seed=20_000)
-                          for players in range(2, 7)]
-    results["laps"] = [race_throughput("usa", 6, sizes.lap_races, laps=laps, first_seed=30_000)
-                       for laps in (1, 2, 4, 8)]
+    results["players"] = [race_throughput("usa", players, sizes.lap_races, first_seed=20_000,
+                                          engine=engine)
+                          for engine in ENGINES for players in range(2, 7)]
+    results["laps"] = [race_throughput("usa", 6, sizes.lap_races, laps=laps, first_seed=30_000,
+                                       engine=engine)
+                       for engine in ENGINES for laps in (1, 2, 4, 8)]
     log("process pool: 1 vs 2 workers ...")
     results["pool"] = pool_scaling(sizes.pool_races)
     log("proofs: time per proof and its controls ...")
@@ -268,43 +335,55 @@ def table(results: dict[str, Any]) -> str:
         f"{machine['load_average_at_end'][0]:.1f} at end (other work slows every figure)")
     add("")
     add("Random-race throughput (single process, random policy)")
-    add(f"  {'track':<14}{'players':>8}{'races':>7}{'actions/race':>14}{'races/s':>10}"
-        f"{'actions/s':>11}{'us/action':>11}{'races/cpu-s':>13}{'actions/cpu-s':>15}")
+    add(f"  {'engine':<11}{'track':<14}{'players':>8}{'races':>7}{'actions/race':>14}"
+        f"{'races/s':>10}{'actions/s':>11}{'us/action':>11}{'races/cpu-s':>13}"
+        f"{'actions/cpu-s':>15}")
     for row in results["throughput"]:
-        add(f"  {row['track']:<14}{row['players']:>8}{row['races']:>7}"
+        add(f"  {row['engine']:<11}{row['track']:<14}{row['players']:>8}{row['races']:>7}"
             f"{row['actions_per_race']:>14.0f}{row['races_per_s']:>10.1f}"
             f"{row['actions_per_s']:>11.0f}{row['us_per_action']:>11.1f}"
             f"{row['races_per_cpu_s']:>13.1f}{row['actions_per_cpu_s']:>15.0f}")
     target = results["target"]
     add("")
-    add(f"Targets (6-player USA, {target['races']} races): "
+    add(f"Targets (fast engine, 6-player USA, {target['races']} races after "
+        f"{target['warmup']['races']} warm-up races): "
         f"{target['races_per_s']:.1f} races/s (target {TARGET_RACES_PER_SECOND:.0f}: "
         f"{'met' if target['met_races_per_s'] else 'NOT met'}), "
         f"{target['actions_per_s']:.0f} actions/s (target {TARGET_ACTIONS_PER_SECOND:.0f}: "
         f"{'met' if target['met_actions_per_s'] else 'NOT met'}); per CPU-second of this "
         f"process: {target['races_per_cpu_s']:.1f} races, {target['actions_per_cpu_s']:.0f} "
         "actions")
+    warm, cold, ref = target["warmup"], target["cold_process"], target["reference"]
+    add(f"  warm-up races (tables filling): {warm['races_per_s']:.1f} races/s, "
+        f"{warm['actions_per_s']:.0f} actions/s")
+    add(f"  first {cold['races']} races of a new process (heatcore race --count): "
+        f"{cold['races_per_s']:.1f} races/s, {cold['actions_per_s']:.0f} actions/s")
+    add(f"  reference engine, same races: {ref['races_per_s']:.1f} races/s, "
+        f"{ref['actions_per_s']:.0f} actions/s (fast engine x"
+        f"{target['races_per_s'] / ref['races_per_s']:.1f})")
     steps = results["steps"]
     add("")
     add(f"Per-call rates on {steps['states']} states sampled from real races "
         f"(mean state JSON {steps['mean_json_bytes']:.0f} bytes)")
-    for name in ("legal_actions", "apply", "json_encode", "json_decode"):
-        add(f"  {name:<16}{steps[name + '_per_s']:>12.0f} /s{steps[name + '_us']:>10.1f} us")
+    for name in ("legal_actions", "apply", "json_encode", "json_decode",
+                 "fast_legal_actions", "fast_apply", "fast_from_state", "fast_to_state"):
+        add(f"  {name:<20}{steps[name + '_per_s']:>12.0f} /s{steps[name + '_us']:>10.1f} us")
     mem = results["memory"]
     add("")
     add(f"Memory per state: deep size {mem['deep_bytes']:.0f} B, decoded (tracemalloc) "
-        f"{mem['decoded_bytes']:.0f} B, kept per applied step {mem['per_step_bytes']:.0f} B")
+        f"{mem['decoded_bytes']:.0f} B, kept per applied step {mem['per_step_bytes']:.0f} B; "
+        f"fast engine race object {mem['fast_race_bytes']:.0f} B")
     add("")
     add("Growth (usa): players, and laps with 6 players")
-    add(f"  {'players':>8}{'laps':>6}{'actions/race':>14}{'races/s':>10}{'actions/s':>11}"
-        f"{'us/action':>11}")
+    add(f"  {'engine':<11}{'players':>8}{'laps':>6}{'actions/race':>14}{'races/s':>10}"
+        f"{'actions/s':>11}{'us/action':>11}")
     for row in results["players"] + results["laps"]:
         laps = "-" if row["laps"] is None else str(row["laps"])
-        add(f"  {row['players']:>8}{laps:>6}{row['actions_per_race']:>14.0f}"
+        add(f"  {row['engine']:<11}{row['players']:>8}{laps:>6}{row['actions_per_race']:>14.0f}"
             f"{row['races_per_s']:>10.1f}{row['actions_per_s']:>11.0f}"
             f"{row['us_per_action']:>11.1f}")
     add("")
-    add("Process pool (heatcore race --count N --workers W), 6-player USA")
+    add("Process pool (heatcore race --count N --workers W), fast engine, 6-player USA")
     base = results["pool"][0]["races_per_s"]
     for row in results["pool"]:
         add(f"  workers {row['workers']}: {row['races']} races in {row['seconds']:.2f} s, "

@@ -50,11 +50,16 @@ from heatcore.notation import state_from_dict, state_to_dict
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
 rulebook_ruleset = "heatcore.registry:ruleset"
 rulebook_implementations = "heatcore.registry:IMPLEMENTATIONS"
-rulebook_import = ["heatcore.engine", "heatcore.setup", "heatcore.validity", "heatcore.observe"]
+rulebook_import = [
+    "heatcore.engine", "heatcore.setup", "heatcore.validity", "heatcore.observe", "heatcore.fast",
+]
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
 rulebook_keep = ["tracks"]  # written by heat_tracks
 rulebook_api_package = "heatcore"
+# The mutants are deliberately broken engines: importing one patches heatcore in the
+# process, which would change what the doctests of a full build run against.
+rulebook_api_skip = ["heatcore.conformance.mutants"]
 rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"

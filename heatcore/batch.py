@@ -1,7 +1,8 @@
 """Many independent seeded races, spread over a standard process pool.
 
 Each race depends only on its seed, so races can run in any process and in any order;
-the results are the same as running them one by one.
+the results are the same as running them one by one, and the same on either engine
+(``fast``, the default, or ``reference``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from heatcore.driver import greedy_policy, random_policy, random_race
+from heatcore.fast import FAST_POLICIES, fast_random_race
 
 POLICIES = {"greedy": greedy_policy, "random": random_policy}
+ENGINES = ("fast", "reference")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class BatchSummary:
     actions: int
     seconds: float
     workers: int
+    engine: str
     results: tuple[RaceResult, ...]
 
     @property
@@ -44,21 +48,26 @@ class BatchSummary:
 
 
 def one_race(track: str, players: int, seed: int, laps: int | None = None,
-             policy: str = "random") -> RaceResult:
+             policy: str = "random", engine: str = "fast") -> RaceResult:
     """Play one seeded race to the end (runs in a worker process)."""
+    if engine == "fast":
+        fast = fast_random_race(track, players, seed, laps, FAST_POLICIES[policy])
+        return RaceResult(seed, len(fast.actions), fast.final.ranking)
     race = random_race(track, players, seed, laps, POLICIES[policy])
     return RaceResult(seed, len(race.actions), race.final.ranking)
 
 
-def _race_job(job: tuple[str, int, int, int | None, str]) -> RaceResult:
-    track, players, seed, laps, policy = job
-    return one_race(track, players, seed, laps, policy)
+def _race_job(job: tuple[str, int, int, int | None, str, str]) -> RaceResult:
+    track, players, seed, laps, policy, engine = job
+    return one_race(track, players, seed, laps, policy, engine)
 
 
 def run_races(track: str, players: int, seeds: list[int], laps: int | None = None,
-              policy: str = "random", workers: int = 1) -> BatchSummary:
+              policy: str = "random", workers: int = 1, engine: str = "fast") -> BatchSummary:
     """Play a race for each seed, on ``workers`` processes (1: in this process)."""
-    jobs = [(track, players, seed, laps, policy) for seed in seeds]
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    jobs = [(track, players, seed, laps, policy, engine) for seed in seeds]
     start = time.perf_counter()
     if workers <= 1:
         results = [_race_job(job) for job in jobs]
@@ -68,4 +77,4 @@ def run_races(track: str, players: int, seeds: list[int], laps: int | None = Non
             results = list(pool.map(_race_job, jobs, chunksize=chunk))
     seconds = time.perf_counter() - start
     return BatchSummary(len(results), sum(r.actions for r in results), seconds, workers,
-                        tuple(results))
+                        engine, tuple(results))

@@ -8,7 +8,7 @@ import random
 import sys
 from pathlib import Path
 
-from heatcore.batch import POLICIES, run_races
+from heatcore.batch import ENGINES, POLICIES, run_races
 from heatcore.driver import play
 from heatcore.errors import RulesError
 from heatcore.racelog import load_race, save_race
@@ -38,7 +38,8 @@ def _race_batch(args: argparse.Namespace) -> int:
         return 2
     seeds = list(range(args.seed, args.seed + args.count))
     summary = run_races(args.track, args.players, seeds, args.laps, args.policy,
-                        args.workers)
+                        args.workers, args.engine)
+    print(f"engine: {summary.engine}")
     print(f"races: {summary.races}")
     print(f"actions: {summary.actions}")
     print(f"workers: {summary.workers}")
@@ -83,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play N races (seeds seed..seed+N-1) and print a summary")
     race.add_argument("--workers", type=_positive, default=1,
                       help="spread the races over W processes")
+    race.add_argument("--engine", default="fast", choices=ENGINES,
+                      help="engine of --count batches (both play the same races)")
     race.set_defaults(func=_race)
     rep = sub.add_parser("replay", help="play back an action log written by race --json")
     rep.add_argument("file")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.run import main as benchmarks_main
-from heatcore.batch import run_races
+from heatcore.batch import POLICIES, run_races
 from heatcore.cli import main as cli_main
 from heatcore.driver import random_race
 
@@ -22,34 +22,54 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
     out = tmp_path / "results.json"
     assert benchmarks_main(["--tiny", "--quiet", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    for heading in ("Random-race throughput", "Targets", "legal_actions", "apply",
-                    "json_encode", "json_decode", "Memory per state", "Growth",
+    for heading in ("Random-race throughput", "Targets (fast engine", "warm-up races",
+                    "first 2 races of a new process", "reference engine, same races",
+                    "legal_actions", "apply", "json_encode", "json_decode",
+                    "fast_legal_actions", "fast_apply", "fast_from_state", "fast_to_state",
+                    "Memory per state", "fast engine race object", "Growth",
                     "Process pool", "Proofs (Z3)", "turn-order"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
-    cells = {(row["track"], row["players"]) for row in results["throughput"]}
-    assert {players for _, players in cells} == {2, 4, 6}
-    assert len(cells) == 3 * len({track for track, _ in cells}) >= 12
-    assert [row["laps"] for row in results["laps"]] == [1, 2, 4, 8]
+    for engine in ("reference", "fast"):
+        rows = [row for row in results["throughput"] if row["engine"] == engine]
+        cells = {(row["track"], row["players"]) for row in rows}
+        assert {players for _, players in cells} == {2, 4, 6}
+        assert len(cells) == 3 * len({track for track, _ in cells}) >= 12
+        laps = [row["laps"] for row in results["laps"] if row["engine"] == engine]
+        assert laps == [1, 2, 4, 8]
+    target = results["target"]
+    assert target["engine"] == "fast" and target["reference"]["engine"] == "reference"
+    assert target["cold_process"]["races_per_s"] > 0
     assert [row["workers"] for row in results["pool"]] == [1, 2]
-    for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s"):
+    for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s",
+                "fast_legal_actions_per_s", "fast_apply_per_s", "fast_from_state_per_s",
+                "fast_to_state_per_s"):
         assert results["steps"][key] > 0
-    assert results["memory"]["deep_bytes"] > 0
+    assert results["memory"]["deep_bytes"] > 0 and results["memory"]["fast_race_bytes"] > 0
     proofs = results["proofs"]
     assert proofs["complete"] is False and "tiny run" in proofs["note"]
     assert proofs["failed"] == 0 and list(proofs["proofs"]) == ["turn-order"]
     assert proofs["proofs"]["turn-order"]["proof_seconds"] > 0
 
 
-def test_a_batch_on_two_workers_plays_the_same_races_as_one_by_one() -> None:
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_a_batch_on_two_workers_plays_the_same_races_as_one_by_one(engine: str,
+                                                                    policy: str) -> None:
     seeds = [3, 4, 5]
-    batch = run_races("italia", 3, seeds, laps=1, workers=2)
-    alone = [random_race("italia", 3, seed, laps=1) for seed in seeds]
+    batch = run_races("italia", 3, seeds, laps=1, policy=policy, workers=2, engine=engine)
+    alone = [random_race("italia", 3, seed, laps=1, policy=POLICIES[policy]) for seed in seeds]
+    assert batch.engine == engine
     assert [r.seed for r in batch.results] == seeds
     assert [r.actions for r in batch.results] == [len(race.actions) for race in alone]
     assert [r.ranking for r in batch.results] == [race.final.ranking for race in alone]
     assert batch.actions == sum(len(race.actions) for race in alone)
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown engine"):
+        run_races("usa", 2, [1], engine="warp")
 
 
 def test_race_count_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,5 +77,6 @@ def test_race_count_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None
             "--workers", "2", "--policy", "random"]
     assert cli_main(argv) == 0
     printed = capsys.readouterr().out
-    for label in ("races: 3", "actions:", "workers: 2", "time:", "races/s:", "actions/s:"):
+    for label in ("engine: fast", "races: 3", "actions:", "workers: 2", "time:", "races/s:",
+                  "actions/s:"):
         assert label in printed

@@ -523,8 +523,10 @@ class Generator:
     def api_page(self, package: str) -> str:
         """Autodoc of every module of ``package``, found when the site is built."""
         pkg = importlib.import_module(package)
+        skip = tuple(self.app.config.rulebook_api_skip)
         names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, f"{package}.")
-                       if not m.name.rsplit(".", 1)[-1].startswith("_"))
+                       if not m.name.rsplit(".", 1)[-1].startswith("_")
+                       and not m.name.startswith(skip))
         out = [".. _rulebook-api:\n\n", title("API reference", "="),
                f"Every module of ``{package}``, documented from its docstrings; the "
                "``[source]`` links show the highlighted code.\n\n",
@@ -753,6 +755,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_fixtures", "fixtures", "env")
     app.add_config_value("rulebook_depends", [], "env")
     app.add_config_value("rulebook_api_package", "", "env")
+    # modules left out of the API page (importing them must not happen in the build)
+    app.add_config_value("rulebook_api_skip", [], "env")
     app.add_config_value("rulebook_catalogue", "", "env")
     app.add_config_value("rulebook_includes", {}, "env")
     app.add_config_value("rulebook_keep", [], "env")

@@ -12,7 +12,7 @@ step by step (``tests/test_fast_engine.py``). Use the fast engine for volume (fu
 mining, simulation) and the reference engine to read the rules, for events and reports.
 """
 
-from heatcore.fast.driver import FastRaceResult, fast_random_race
+from heatcore.fast.driver import FAST_POLICIES, FastRaceResult, fast_random_race, play
 from heatcore.fast.race import FastCar, FastRace
 
-__all__ = ["FastCar", "FastRace", "FastRaceResult", "fast_random_race"]
+__all__ = ["FAST_POLICIES", "FastCar", "FastRace", "FastRaceResult", "fast_random_race", "play"]

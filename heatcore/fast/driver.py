@@ -1,15 +1,18 @@
-"""Seeded random races on the fast engine: the same races as :func:`heatcore.driver.random_race`
-with the random policy (same seed, same actions, same end), played faster."""
+"""Seeded races on the fast engine: the same races as :mod:`heatcore.driver` plays (same
+seed and policy, same actions, same end), played faster."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from heatcore.actions import Action, Shuffle
-from heatcore.driver import MAX_ACTIONS
+from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy
 from heatcore.fast.race import FastRace
 from heatcore.setup import RaceSetup, random_setup
+
+FastPolicy = Callable[[FastRace, tuple[Action, ...], random.Random], Action]
 
 
 @dataclass(frozen=True)
@@ -31,25 +34,45 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle:
     return Shuffle(index, tuple(cards))
 
 
-def play_random(setup: RaceSetup, rng: random.Random) -> FastRaceResult:
-    """Play ``setup`` to the end choosing uniformly among the legal actions, as
-    :func:`heatcore.driver.play` does with :func:`heatcore.driver.random_policy`."""
+def fast_random_policy(race: FastRace, legal: tuple[Action, ...],
+                       rng: random.Random) -> Action:
+    """Any legal action, uniformly (as :func:`heatcore.driver.random_policy`)."""
+    return legal[rng.randrange(len(legal))]
+
+
+def on_reference_state(policy: Policy) -> FastPolicy:
+    """A policy of the reference driver, given the reference state of the race at each
+    choice (slower: the state is built for every decision)."""
+    def choose(race: FastRace, legal: tuple[Action, ...], rng: random.Random) -> Action:
+        return policy(race.to_state(), legal, rng)
+    return choose
+
+
+#: The reference driver's policies, on the fast engine.
+FAST_POLICIES: dict[str, FastPolicy] = {
+    "random": fast_random_policy,
+    "greedy": on_reference_state(greedy_policy),
+}
+
+
+def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceResult:
+    """Play ``setup`` to the end: ``policy`` chooses, ``rng`` supplies chance outcomes (as
+    :func:`heatcore.driver.play`)."""
     race = FastRace.start(setup)
     actions: list[Action] = []
     while not race.is_over() and len(actions) < MAX_ACTIONS:
         if race.shuffle is not None:
             action: Action = random_shuffle(race, rng)
         else:
-            legal = race.legal_actions()
-            action = legal[rng.randrange(len(legal))]
+            action = policy(race, race.legal_actions(), rng)
         race.apply(action)
         actions.append(action)
     return FastRaceResult(setup, tuple(actions), race)
 
 
-def fast_random_race(track: str, players: int, seed: int,
-                     laps: int | None = None) -> FastRaceResult:
-    """A whole random race from one seed, equal to ``heatcore.driver.random_race(track,
-    players, seed, laps)``."""
+def fast_random_race(track: str, players: int, seed: int, laps: int | None = None,
+                     policy: FastPolicy = fast_random_policy) -> FastRaceResult:
+    """A whole race from one seed, equal to ``heatcore.driver.random_race(track, players,
+    seed, laps)`` with the same policy (random by default)."""
     rng = random.Random(seed)
-    return play_random(random_setup(track, players, rng, laps), rng)
+    return play(random_setup(track, players, rng, laps), policy, rng)

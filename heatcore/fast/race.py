@@ -84,6 +84,13 @@ class FastRace:
     :class:`heatcore.state.Turn` (meaningful in phase TURN only).
     """
 
+    __slots__ = (
+        "_legal", "adrenaline", "adrenaline_cars", "adrenaline_cooldown_used",
+        "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
+        "corner_positions", "cursor", "finish", "flips_left", "has_turn", "laps", "modules",
+        "order", "phase", "ranking", "round", "shuffle", "speed", "spots", "stage",
+        "start_position", "supply", "to_move", "track")
+
     def __init__(self, state: RaceState) -> None:
         """Start from a reference state (taken as valid: see ``heatcore.validity``)."""
         self.track: Track = state.track

@@ -56,8 +56,14 @@ def plans(gear: int, can_pay_shift: bool, hand: Hand) -> dict[tuple[int, Hand], 
                 out[(g, canonical(playable + (HEAT,) * heat_needed))] = None
         return out
     for g in reachable:
-        out.update(dict.fromkeys((g, cards) for cards in combinations(playable, g)))
+        out |= _plays(playable, g)
     return out
+
+
+@cache
+def _plays(playable: Hand, gear: int) -> dict[tuple[int, Hand], None]:
+    """Every distinct play of ``gear`` of the ``playable`` cards, as (gear, cards)."""
+    return dict.fromkeys((gear, cards) for cards in combinations(playable, gear))
 
 
 @cache
@@ -67,8 +73,8 @@ def _plan(car: int, gear: int, cards: Hand) -> Plan:
 
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand) -> tuple[Plan, ...]:
-    """``plans`` as the car's Plan actions."""
-    return tuple(_plan(car, g, cards) for g, cards in plans(gear, can_pay_shift, hand))
+    """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
+    return tuple([_plan(car, g, cards) for g, cards in plans(gear, can_pay_shift, hand)])
 
 
 @cache
