@@ -205,35 +205,30 @@ class FastRace:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` and every step after it that needs no choice. An illegal
         action raises the reference engine's IllegalAction and changes nothing."""
-        kind = type(action)
-        if kind is Plan:
-            assert isinstance(action, Plan)
+        if isinstance(action, Plan):
             self._check_plan(action)
             self._apply_plan(action)
-        elif kind is Discard:
-            assert isinstance(action, Discard)
+        elif isinstance(action, Discard):
             self._check_discard(action)
             self._apply_discard(action)
-        elif kind is Shuffle:
-            assert isinstance(action, Shuffle)
+        elif isinstance(action, Shuffle):
             self._check_shuffle(action)
             self._apply_shuffle(action)
-        elif action not in self.legal_actions():
+        elif action not in self.legal_actions():  # react and slipstream choices
             self._reject(action)
-        elif kind is EndReact:
+        elif isinstance(action, EndReact):
             self.stage = SLIPSTREAM
-        elif kind is Slipstream:
+        elif isinstance(action, Slipstream):
             self._move(self.car, SLIPSTREAM_SPACES)
             self._after_slipstream()
-        elif kind is Boost:
+        elif isinstance(action, Boost):
             self._boost()
-        elif kind is AdrenalineMove:
+        elif isinstance(action, AdrenalineMove):
             self._adrenaline_move()
-        elif kind is Cooldown:
-            assert isinstance(action, Cooldown)
+        elif isinstance(action, Cooldown):
             self._cool(action.amount)
             self.cooldown_used = True
-        elif kind is AdrenalineCooldown:
+        elif isinstance(action, AdrenalineCooldown):
             self._cool(1)
             self.adrenaline_cooldown_used = True
         else:  # DeclineSlipstream

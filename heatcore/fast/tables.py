@@ -28,6 +28,7 @@ from heatcore.actions import (
 from heatcore.cards import DISCARDABLE, HEAT, PLAYABLE, Card, canonical
 from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
 from heatcore.registry import implements
+from heatcore.setup import MAX_PLAYERS
 
 Hand = tuple[Card, ...]
 #: The bound of each per-car action table (the shared tables are bounded by the hands).
@@ -66,15 +67,38 @@ def _plays(playable: Hand, gear: int) -> dict[tuple[int, Hand], None]:
     return dict.fromkeys((gear, cards) for cards in combinations(playable, gear))
 
 
-@cache
-def _plan(car: int, gear: int, cards: Hand) -> Plan:
-    return Plan(car, gear, cards)
+class _CarPlans(dict[tuple[int, Hand], Plan]):
+    """One car's Plan actions by (gear, cards), each made once (interned)."""
+
+    def __init__(self, car: int) -> None:
+        super().__init__()
+        self.car = car
+
+    def __missing__(self, key: tuple[int, Hand]) -> Plan:
+        plan = self[key] = Plan(self.car, *key)
+        return plan
+
+
+class _CarDiscards(dict[Hand, Discard]):
+    """One car's Discard actions by cards, each made once (interned)."""
+
+    def __init__(self, car: int) -> None:
+        super().__init__()
+        self.car = car
+
+    def __missing__(self, cards: Hand) -> Discard:
+        discard = self[cards] = Discard(self.car, cards)
+        return discard
+
+
+_PLANS = [_CarPlans(car) for car in range(MAX_PLAYERS)]
+_DISCARDS = [_CarDiscards(car) for car in range(MAX_PLAYERS)]
 
 
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand) -> tuple[Plan, ...]:
     """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
-    return tuple([_plan(car, g, cards) for g, cards in plans(gear, can_pay_shift, hand)])
+    return tuple(map(_PLANS[car].__getitem__, plans(gear, can_pay_shift, hand)))
 
 
 @cache
@@ -89,15 +113,10 @@ def discards(hand: Hand) -> dict[Hand, None]:
     return out
 
 
-@cache
-def _discard(car: int, cards: Hand) -> Discard:
-    return Discard(car, cards)
-
-
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def discard_actions(car: int, hand: Hand) -> tuple[Discard, ...]:
-    """``discards`` as the car's Discard actions."""
-    return tuple(_discard(car, cards) for cards in discards(hand))
+    """``discards`` as the car's Discard actions (interned)."""
+    return tuple(map(_DISCARDS[car].__getitem__, discards(hand)))
 
 
 @cache
