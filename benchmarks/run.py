@@ -259,10 +259,11 @@ def cold_start(races: int) -> dict[str, Any]:
 
 
 def pool_scaling(races: int) -> list[dict[str, Any]]:
-    """The same batch of 6-player USA races on 1 and 2 worker processes (fast engine)."""
+    """The same batch of 6-player USA races on a pool of 1 and of 2 worker processes (fast
+    engine; each worker starts with empty action tables)."""
     out = []
     for workers in (1, 2):
-        summary = run_races("usa", 6, list(range(races)), workers=workers)
+        summary = run_races("usa", 6, list(range(races)), workers=workers, pool=True)
         out.append({"workers": workers, "races": summary.races, "actions": summary.actions,
                     "seconds": summary.seconds, "races_per_s": summary.races_per_second,
                     "actions_per_s": summary.actions_per_second})

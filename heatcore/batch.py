@@ -63,18 +63,20 @@ def _race_job(job: tuple[str, int, int, int | None, str, str]) -> RaceResult:
 
 
 def run_races(track: str, players: int, seeds: list[int], laps: int | None = None,
-              policy: str = "random", workers: int = 1, engine: str = "fast") -> BatchSummary:
-    """Play a race for each seed, on ``workers`` processes (1: in this process)."""
+              policy: str = "random", workers: int = 1, engine: str = "fast",
+              pool: bool | None = None) -> BatchSummary:
+    """Play a race for each seed on ``workers`` processes of a pool; by default (``pool``
+    None) a single worker plays in this process instead."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     jobs = [(track, players, seed, laps, policy, engine) for seed in seeds]
     start = time.perf_counter()
-    if workers <= 1:
+    if not (workers > 1 if pool is None else pool):
         results = [_race_job(job) for job in jobs]
     else:
         chunk = max(1, len(jobs) // (workers * 4))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_race_job, jobs, chunksize=chunk))
+        with ProcessPoolExecutor(max_workers=workers) as executor:
+            results = list(executor.map(_race_job, jobs, chunksize=chunk))
     seconds = time.perf_counter() - start
     return BatchSummary(len(results), sum(r.actions for r in results), seconds, workers,
                         engine, tuple(results))

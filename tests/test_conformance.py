@@ -183,6 +183,38 @@ def test_a_divergent_race_is_shrunk_to_one_action_and_attributed(tmp_path: Path)
     assert any("legal" in line or "actions" in line for line in first["differences"])
 
 
+@pytest.mark.rules("round.sequence")
+def test_races_on_two_workers_pass_with_the_same_counts_as_on_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    races: dict[str, object] = {}
+    for workers in ("1", "2"):
+        folder = tmp_path / workers
+        argv = ["--impl", " ".join(SERVE), "--races", "4", "--workers", workers,
+                "--no-fixtures", "--report", str(folder)]
+        code = conform_main(argv)
+        report = json.loads((folder / "report.json").read_text())
+        assert code == 0 and report["ok"], report["failures"][:1]
+        assert f"workers: {workers}" in capsys.readouterr().out
+        assert report["races"]["pass"] == 4 and report["races"]["steps"] > 0
+        races[workers] = report["races"]
+    assert races["2"] == races["1"]
+
+
+@pytest.mark.rules("gear.shift.no-three")
+def test_a_wrong_engine_on_two_workers_fails_the_same_races_in_the_same_order(
+        tmp_path: Path) -> None:
+    found: dict[str, list[tuple[str, list[str]]]] = {}
+    for workers in ("1", "2"):
+        report = _conform("three_step_shift", tmp_path / workers,
+                          ["--no-fixtures", "--races", "4", "--workers", workers])
+        assert report["exit"] == 1
+        failures = report["failures"]
+        assert isinstance(failures, list) and failures
+        found[workers] = [(f["where"], f["rules"]) for f in failures]
+    assert found["2"] == found["1"]
+    assert [where.split()[1] for where, _ in found["2"]] == ["10000", "10001", "10002", "10003"]
+
+
 @pytest.mark.rules("corner.check", "corner.spin", "play.cluttered", "deck.reshuffle",
                    "place.blocked", "finish.ranking", "ruling.reshuffle-includes-played")
 def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:

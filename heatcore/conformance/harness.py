@@ -14,7 +14,9 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from heatcore.conformance import PROTOCOL
@@ -84,6 +86,15 @@ class Outcome:
         for failure in self.failures:
             out.extend(r for r in failure.rules if r not in out)
         return out
+
+    def add_races(self, part: Outcome) -> None:
+        """Add the race results of ``part`` (counts, steps, failures) after this one's."""
+        self.races_passed += part.races_passed
+        self.races_failed += part.races_failed
+        self.races_skipped += part.races_skipped
+        self.steps += part.steps
+        self.failures.extend(part.failures)
+        self.engine_failures.extend(part.engine_failures)
 
     @property
     def ok(self) -> bool:
@@ -353,8 +364,15 @@ class Runner:
 
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
-        progress: Callable[[str], None] | None = None) -> Outcome:
-    """Run the whole check of the engine started by ``argv``."""
+        progress: Callable[[str], None] | None = None, workers: int = 1) -> Outcome:
+    """Run the whole check of the engine started by ``argv``.
+
+    The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
+    ``workers`` pool processes, each on a contiguous run of seeds with its own engine
+    subprocess, and their results are merged in seed order; the give-up limits
+    (``GIVE_UP_AFTER``, ``MAX_FAILURES``) then count per worker, apart from the corpus."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
     began = time.perf_counter()
     session = Session(argv, timeout, "heat")
@@ -370,11 +388,45 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 runner.run_case(case)
             if progress:
                 progress(f"corpus: {len(outcome.case_results)} cases")
-        for i in range(races):
-            runner.run_race(binding.random_race(seed_base + i))
+        if workers == 1:
+            for i in range(races):
+                runner.run_race(binding.random_race(seed_base + i))
     finally:
         session.close()
+    if workers > 1 and races > 0:
+        chunks = _seed_chunks(seed_base, races, workers)
+        for part in _race_parts(binding, argv, timeout, chunks):
+            outcome.add_races(part)
     outcome.seconds = time.perf_counter() - began
+    return outcome
+
+
+def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
+    """The seeds ``seed_base .. seed_base+races-1`` (``races`` >= 1) cut into
+    ``min(workers, races)`` contiguous runs of near-equal length, in order."""
+    count = min(workers, races)
+    bounds = [seed_base + races * k // count for k in range(count + 1)]
+    return [range(first, last) for first, last in pairwise(bounds)]
+
+
+def _race_parts(binding: Binding, argv: list[str], timeout: float,
+                chunks: list[range]) -> list[Outcome]:
+    """The outcomes of the races of each chunk, one pool process per chunk, in chunk order."""
+    with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
+        futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk) for chunk in chunks]
+        return [future.result() for future in futures]
+
+
+def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range) -> Outcome:
+    """Run the races of ``seeds`` through a new engine subprocess (a pool job)."""
+    outcome = Outcome()
+    session = Session(argv, timeout, "heat")
+    try:
+        runner = Runner(binding, session, outcome)
+        for seed in seeds:
+            runner.run_race(binding.random_race(seed))
+    finally:
+        session.close()
     return outcome
 
 
@@ -443,6 +495,17 @@ def report_markdown(report: JSON, outcome: Outcome, impl: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
     parser = argparse.ArgumentParser(prog="heatcore conform",
@@ -454,6 +517,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fixtures", type=Path, default=None, help="corpus (spec/fixtures)")
     parser.add_argument("--no-fixtures", action="store_true", help="run the races only")
     parser.add_argument("--seed", type=int, default=RACE_SEED_BASE, help="first race seed")
+    parser.add_argument("--workers", type=_positive, default=1,
+                        help="processes for the races, each with its own engine (1); the "
+                             "give-up limits count per worker")
     args = parser.parse_args(argv)
     try:
         command = shlex.split(args.impl)
@@ -469,7 +535,8 @@ def main(argv: list[str]) -> int:
 
     binding = HeatBinding()
     fixtures = None if args.no_fixtures else (args.fixtures or fixtures_dir())
-    outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed)
+    outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
+                  workers=args.workers)
     report = report_json(outcome, binding, args.impl)
     summary = report_markdown(report, outcome, args.impl)
     if args.report is not None:
@@ -478,6 +545,7 @@ def main(argv: list[str]) -> int:
     failing = {r: row for r, row in report["rules"].items() if row["fail"]}
     print(f"conform: {'PASS' if report['ok'] else 'FAIL'} ({args.impl}) in {report['seconds']} s")
     print(f"  cases: {report['cases']}; races: {report['races']}")
+    print(f"  workers: {args.workers}")
     for rule, row in failing.items():
         print(f"  FAIL {rule}: {row['fail']} failing, {row['pass']} passing")
     for line in outcome.engine_failures[:5]:
