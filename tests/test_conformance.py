@@ -234,8 +234,9 @@ def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:
     for sit in MINED:
         got = [c for c in mined if c["id"].startswith(f"mined.{sit.id}.")]
         assert len(got) == PER_SITUATION, sit.id
-    for sit in STEERED:
-        assert any(c["id"].startswith(f"steered.{sit.id}.") for c in steered), sit.id
+    for steered_situation in STEERED:
+        prefix = f"steered.{steered_situation.id}."
+        assert any(c["id"].startswith(prefix) for c in steered), steered_situation.id
     policies = {c["source"].split(":")[1] for c in steered}
     assert policies == {"aggressive", "clutter", "mixed"}
 

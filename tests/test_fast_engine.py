@@ -119,7 +119,7 @@ def test_typical_illegal_actions_name_their_rules() -> None:
     before = state_to_json(race.to_state())
     plan = race.legal_actions()[0]
     assert isinstance(plan, Plan)
-    cases = {
+    cases: dict[Action, str] = {
         Plan(plan.car, 5, plan.cards): "gear.range",
         Plan(plan.car, plan.gear, plan.cards + plan.cards): "play.playable-cards",
         Plan((plan.car + 1) % len(race.cars), plan.gear, plan.cards):

@@ -10,8 +10,10 @@ few flags only.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from collections.abc import Callable, Hashable
+from functools import cache, lru_cache, partial
 from itertools import combinations
+from typing import TypeVar
 
 from heatcore.actions import (
     Action,
@@ -31,6 +33,8 @@ from heatcore.registry import implements
 from heatcore.setup import MAX_PLAYERS
 
 Hand = tuple[Card, ...]
+Key = TypeVar("Key", bound=Hashable)
+Value = TypeVar("Value")
 #: The bound of each per-car action table (the shared tables are bounded by the hands).
 PER_CAR_TABLE_SIZE = 1 << 15
 
@@ -67,32 +71,25 @@ def _plays(playable: Hand, gear: int) -> dict[tuple[int, Hand], None]:
     return dict.fromkeys((gear, cards) for cards in combinations(playable, gear))
 
 
-class _CarPlans(dict[tuple[int, Hand], Plan]):
-    """One car's Plan actions by (gear, cards), each made once (interned)."""
+class _Interned(dict[Key, Value]):
+    """Values made once per key, on first use, by ``make``."""
 
-    def __init__(self, car: int) -> None:
+    def __init__(self, make: Callable[[Key], Value]) -> None:
         super().__init__()
-        self.car = car
+        self.make = make
 
-    def __missing__(self, key: tuple[int, Hand]) -> Plan:
-        plan = self[key] = Plan(self.car, *key)
-        return plan
-
-
-class _CarDiscards(dict[Hand, Discard]):
-    """One car's Discard actions by cards, each made once (interned)."""
-
-    def __init__(self, car: int) -> None:
-        super().__init__()
-        self.car = car
-
-    def __missing__(self, cards: Hand) -> Discard:
-        discard = self[cards] = Discard(self.car, cards)
-        return discard
+    def __missing__(self, key: Key) -> Value:
+        value = self[key] = self.make(key)
+        return value
 
 
-_PLANS = [_CarPlans(car) for car in range(MAX_PLAYERS)]
-_DISCARDS = [_CarDiscards(car) for car in range(MAX_PLAYERS)]
+def _plan_maker(car: int) -> Callable[[tuple[int, Hand]], Plan]:
+    return lambda choice: Plan(car, *choice)
+
+
+#: Each car's Plan actions by (gear, cards), and Discard actions by cards.
+_PLANS = [_Interned(_plan_maker(car)) for car in range(MAX_PLAYERS)]
+_DISCARDS = [_Interned(partial(Discard, car)) for car in range(MAX_PLAYERS)]
 
 
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
