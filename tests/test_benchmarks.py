@@ -38,6 +38,7 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
         assert len(cells) == 3 * len({track for track, _ in cells}) >= 12
         laps = [row["laps"] for row in results["laps"] if row["engine"] == engine]
         assert laps == [1, 2, 4, 8]
+    assert "not judged in a tiny run" in printed and "NOT met" not in printed
     target = results["target"]
     assert target["engine"] == "fast" and target["reference"]["engine"] == "reference"
     assert target["cold_process"]["races_per_s"] > 0
