@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from heatcore.actions import Action, AdrenalineCooldown
 from heatcore.driver import Race
 from heatcore.events import Event
 from heatcore.state import car_name
@@ -43,10 +44,11 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
         yield (f"  {car_name(turn.car)}  gear {turn.gear}  [{' '.join(turn.cards)}]"
                f"  speed {turn.speed}  heat {turn.heat}{pos}{extra}")
 
-    every: list[Event] = list(race.start_events)
-    for evs in race.events:
-        every.extend(evs)
-    for ev in every:
+    # every event with the action that caused it (None: the race's start)
+    every: list[tuple[Action | None, Event]] = [(None, ev) for ev in race.start_events]
+    for action, evs in zip(race.actions, race.events, strict=True):
+        every.extend((action, ev) for ev in evs)
+    for cause, ev in every:
         k, car = ev.kind, ev.car
         if k == "race-started":
             yield f"Race on {track.name}, {ev.get('laps')} laps, grid {' '.join(ev.get('grid'))}"
@@ -99,7 +101,8 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
             gears[turn.car] = 1
             turn.notes.append("cluttered hand: no move, gear 1")
         elif k == "cooled":
-            turn.notes.append(f"cooldown {ev.get('amount')}")
+            source = "adrenaline cooldown" if isinstance(cause, AdrenalineCooldown) else "cooldown"
+            turn.notes.append(f"{source} {ev.get('amount')}")
         elif k == "crossed-finish":
             turn.notes.append("FINISHED")
         elif k == "ranked":

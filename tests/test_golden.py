@@ -61,3 +61,17 @@ def test_check_command_reports_a_changed_file(expected: dict[str, str],
                                      encoding="utf-8")
     assert golden.main(["--check", "--dir", str(tmp_path)]) == 1
     assert golden.differences(tmp_path) == ["italia-2p.txt"]
+
+
+@pytest.mark.rules("adrenaline.effects", "react.cooldown")
+def test_the_play_by_play_tells_the_adrenaline_cooldown_from_the_gears() -> None:
+    """Gears 3 and 4 have no cooldown, so a cooldown there is adrenaline's: the text says so."""
+    from heatcore.driver import greedy_policy, random_race
+    from heatcore.report import play_by_play
+
+    text = play_by_play(random_race("usa", 6, 3, policy=greedy_policy))
+    high_gear = [line for line in text.splitlines() if "cooldown" in line
+                 and (" gear 3 " in line or " gear 4 " in line)]
+    assert high_gear, "no cooldown in gear 3 or 4 in this race"
+    for line in high_gear:
+        assert "adrenaline cooldown" in line and ", cooldown" not in line, line
