@@ -71,12 +71,13 @@ def run_races(track: str, players: int, seeds: list[int], laps: int | None = Non
         raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     jobs = [(track, players, seed, laps, policy, engine) for seed in seeds]
     start = time.perf_counter()
-    if not (workers > 1 if pool is None else pool):
-        results = [_race_job(job) for job in jobs]
-    else:
+    use_pool = workers > 1 if pool is None else pool
+    if use_pool:
         chunk = max(1, len(jobs) // (workers * 4))
         with ProcessPoolExecutor(max_workers=workers) as executor:
             results = list(executor.map(_race_job, jobs, chunksize=chunk))
+    else:
+        results = [_race_job(job) for job in jobs]
     seconds = time.perf_counter() - start
     return BatchSummary(len(results), sum(r.actions for r in results), seconds, workers,
                         engine, tuple(results))
