@@ -145,7 +145,6 @@ def step_rates(pairs: list[tuple[RaceState, Action]], repeat: int) -> dict[str, 
     conversions ``FastRace.from_state`` and ``to_state``."""
     states = [state for state, _ in pairs]
     texts = [state_to_json(state) for state in states]
-    decision_pairs = [(state, action) for state, action in pairs if not state.is_chance()]
 
     def legal() -> None:
         for _ in range(repeat):
@@ -192,7 +191,7 @@ def step_rates(pairs: list[tuple[RaceState, Action]], repeat: int) -> dict[str, 
                 race.to_state()
 
     calls = len(states) * repeat
-    out: dict[str, Any] = {"states": len(states), "decisions": len(decision_pairs),
+    out: dict[str, Any] = {"states": len(states),
                            "mean_json_bytes": sum(map(len, texts)) / len(texts)}
     for name, work in (("legal_actions", legal), ("apply", applied),
                        ("json_encode", encode), ("json_decode", decode),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from heatcore.actions import (
@@ -18,7 +18,7 @@ from heatcore.actions import (
     Shuffle,
     Slipstream,
 )
-from heatcore.cards import STRESS, UPGRADE_0, VALUE
+from heatcore.cards import STRESS, UPGRADE_0, VALUE, Card
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
 from heatcore.setup import RaceSetup, random_setup, start_race
@@ -30,13 +30,19 @@ Policy = Callable[[RaceState, tuple[Action, ...], random.Random], Action]
 MAX_ACTIONS = 20_000
 
 
+def shuffle_cards(car: int, cards: Iterable[Card], rng: random.Random) -> Shuffle:
+    """A shuffle of ``car``'s ``cards`` (deck and discard pile), ordered by ``rng`` from
+    their sorted order, so the result depends only on the multiset and ``rng``."""
+    order = sorted(cards)
+    rng.shuffle(order)
+    return Shuffle(car, tuple(order))
+
+
 def random_shuffle(state: RaceState, rng: random.Random) -> Shuffle:
     """The awaited shuffle, ordered by ``rng``."""
     car = state.shuffle
     assert car is not None
-    cards = sorted(state.cars[car].deck + state.cars[car].discard)
-    rng.shuffle(cards)
-    return Shuffle(car, tuple(cards))
+    return shuffle_cards(car, state.cars[car].deck + state.cars[car].discard, rng)
 
 
 def random_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Random) -> Action:

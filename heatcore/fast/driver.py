@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from heatcore.actions import Action, Shuffle
-from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy
+from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, shuffle_cards
 from heatcore.fast.race import FastRace
 from heatcore.setup import RaceSetup, random_setup
 
@@ -29,9 +29,7 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle:
     index = race.shuffle
     assert index is not None
     car = race.cars[index]
-    cards = sorted(car.deck + car.discard)
-    rng.shuffle(cards)
-    return Shuffle(index, tuple(cards))
+    return shuffle_cards(index, car.deck + car.discard, rng)
 
 
 def fast_random_policy(race: FastRace, legal: tuple[Action, ...],

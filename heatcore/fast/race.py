@@ -81,13 +81,14 @@ class FastRace:
     """A race stepped in place: ``legal_actions()``, ``apply(action)``, ``to_state()``.
 
     The fields are those of :class:`heatcore.state.RaceState` and, flattened, of its
-    :class:`heatcore.state.Turn` (meaningful in phase TURN only).
+    :class:`heatcore.state.Turn` (meaningful in phase TURN only: a valid state has a turn
+    exactly then).
     """
 
     __slots__ = (
         "_legal", "adrenaline", "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
-        "corner_positions", "cursor", "finish", "flips_left", "has_turn", "laps", "modules",
+        "corner_positions", "cursor", "finish", "flips_left", "laps", "modules",
         "order", "phase", "ranking", "round", "shuffle", "speed", "spots", "stage",
         "start_position", "supply", "to_move", "track")
 
@@ -110,7 +111,6 @@ class FastRace:
         self.ranking = state.ranking
         self.spots = {state.cars[index].spot for index in state.on_track()}
         turn = state.turn or Turn(car=0, stage=REVEAL, start_position=0)
-        self.has_turn = state.turn is not None
         self.car = turn.car
         self.stage = turn.stage
         self.start_position = turn.start_position
@@ -138,7 +138,7 @@ class FastRace:
     def to_state(self) -> RaceState:
         """The reference engine's value of the race now."""
         turn = None
-        if self.has_turn:
+        if self.phase is TURN:
             turn = Turn(car=self.car, stage=self.stage, start_position=self.start_position,
                         speed=self.speed, to_move=self.to_move, flips_left=self.flips_left,
                         adrenaline=self.adrenaline, cooldown_used=self.cooldown_used,
@@ -357,7 +357,6 @@ class FastRace:
     def _start_turn(self) -> None:
         """heatcore.engine._start_turn: open steps 3-9 for the car at the cursor."""
         index = self.order[self.cursor]
-        self.has_turn = True
         self.car = index
         self.start_position = self.cars[index].position
         self.speed = self.to_move = self.flips_left = 0
@@ -513,7 +512,6 @@ class FastRace:
     def _end_turn(self) -> None:
         """heatcore.engine._end_turn: the next car's turn, or the end of the round."""
         self.cursor += 1
-        self.has_turn = False
         if self.cursor < len(self.order):
             self._start_turn()
         else:
