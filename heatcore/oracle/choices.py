@@ -1,0 +1,141 @@
+"""The independent generator of legal choices: plans, react, slipstream and discards.
+
+Written from the rule text in ``spec/rules`` with the printed card data; it calls nothing of
+the engine (only the action types, the vocabulary both sides share).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    Discard,
+    EndReact,
+    Plan,
+)
+from heatcore.oracle.printed import printed_cards
+
+HEAT = "H"
+STRESS = "S"
+HAND_SIZE = 7  # setup.hand, replenish.draw
+#: Cooldown printed on the mat for each gear (react.cooldown).
+COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
+GEARS = range(1, 5)  # gear.range
+
+
+def canon(cards: Counter[str]) -> tuple[str, ...]:
+    """A multiset as a tuple in the printed card order."""
+    return tuple(card for card in printed_cards() for _ in range(cards[card]))
+
+
+@dataclass
+class MCar:
+    """One car in the model: spot, gear, engine and the cards (hand and discard as
+    multisets, deck ordered top first, play area as played and found)."""
+
+    position: int
+    racing_line: bool
+    gear: int
+    engine: int
+    hand: Counter[str]
+    deck: list[str]
+    discard: Counter[str]
+    played: tuple[str, ...]
+    flipped: list[str]
+
+
+@dataclass
+class TurnMemory:
+    """What the model remembers of the acting car's turn."""
+
+    car: int
+    start: int
+    adrenaline: bool
+    speed: int = 0
+    stage: str = "reveal"
+    cooldown_used: bool = False
+    adrenaline_move_used: bool = False
+    adrenaline_cooldown_used: bool = False
+    boosted: bool = False
+
+
+def sub_multisets(cards: Counter[str], size: int) -> Iterator[tuple[str, ...]]:
+    """Every distinct sub-multiset of ``cards`` with ``size`` cards, in printed order."""
+    kinds = [(card, cards[card]) for card in printed_cards() if cards[card] > 0]
+
+    def walk(i: int, left: int) -> Iterator[tuple[str, ...]]:
+        if left == 0:
+            yield ()
+            return
+        if i == len(kinds):
+            return
+        card, have = kinds[i]
+        for take in range(min(have, left), -1, -1):
+            for rest in walk(i + 1, left - take):
+                yield (card,) * take + rest
+
+    yield from walk(0, size)
+
+
+def free_gears(car: MCar) -> set[int]:
+    """gear.shift.free: stay, one up or one down."""
+    return {g for g in (car.gear - 1, car.gear, car.gear + 1) if g in GEARS}
+
+
+def paid_gears(car: MCar) -> set[int]:
+    """gear.shift.two-costs-heat: two up or down, only with a Heat in the engine."""
+    return {g for g in (car.gear - 2, car.gear + 2) if g in GEARS} if car.engine >= 1 else set()
+
+
+def playable(car: MCar) -> Counter[str]:
+    """play.playable-cards, play.heat-not-playable: every card in hand but Heat."""
+    return Counter({card: n for card, n in car.hand.items() if card != HEAT and n > 0})
+
+
+def is_cluttered(car: MCar) -> bool:
+    """ruling.cluttered-gear: too few playable cards for every reachable gear."""
+    return sum(playable(car).values()) < min(free_gears(car) | paid_gears(car))
+
+
+def plan_choices(index: int, car: MCar) -> set[Action]:
+    """Steps 1-2: every legal (gear, cards)."""
+    cards = playable(car)
+    if is_cluttered(car):  # play.cluttered: all playable cards plus Heat, free shifts only
+        out: set[Action] = set()
+        for gear in free_gears(car):
+            need = gear - sum(cards.values())
+            if car.hand[HEAT] >= need:
+                out.add(Plan(index, gear, canon(cards + Counter({HEAT: need}))))
+        return out
+    return {Plan(index, gear, chosen) for gear in free_gears(car) | paid_gears(car)
+            for chosen in sub_multisets(cards, gear)}
+
+
+def react_choices(car: MCar, turn: TurnMemory) -> set[Action]:
+    """Step 5 (with step 4's adrenaline): each once, in any order, end react always open."""
+    i = turn.car
+    out: set[Action] = {EndReact(i)}
+    heat = car.hand[HEAT]
+    if not turn.cooldown_used:
+        out |= {Cooldown(i, n) for n in range(1, min(COOLDOWN[car.gear], heat) + 1)}
+    if turn.adrenaline and not turn.adrenaline_cooldown_used and heat > 0:
+        out.add(AdrenalineCooldown(i))
+    if turn.adrenaline and not turn.adrenaline_move_used:
+        out.add(AdrenalineMove(i))
+    if not turn.boosted and car.engine >= 1:
+        out.add(Boost(i))
+    return out
+
+
+def discard_choices(index: int, car: MCar) -> set[Action]:
+    """Step 8: any number of hand cards but Heat and Stress (discard.optional)."""
+    cards = Counter({c: n for c, n in car.hand.items() if c not in (HEAT, STRESS) and n > 0})
+    return {Discard(index, chosen) for size in range(sum(cards.values()) + 1)
+            for chosen in sub_multisets(cards, size)}

@@ -1,0 +1,475 @@
+"""The independent race model: the rules of a round as one coroutine.
+
+:class:`RaceModel` copies a race state and then plays the race by itself, step by step: the
+speed from the printed card values and the cards it flips itself, placement on the physical
+board, corners, adrenaline, replenish and the end of the round. It yields at every decision
+(:class:`Decision`, with the set of legal actions from :mod:`heatcore.oracle.choices`) and at
+every chance point (:class:`Chance`), and records the events a step causes and the rule IDs
+behind every change it makes. It never calls the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from heatcore.actions import (
+    Action,
+    AdrenalineCooldown,
+    AdrenalineMove,
+    Boost,
+    Cooldown,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    Plan,
+    Shuffle,
+    Slipstream,
+)
+from heatcore.events import Event, event
+from heatcore.oracle.board import Board, Spot
+from heatcore.oracle.choices import (
+    HAND_SIZE,
+    HEAT,
+    STRESS,
+    MCar,
+    TurnMemory,
+    canon,
+    discard_choices,
+    plan_choices,
+    react_choices,
+)
+from heatcore.oracle.printed import printed_cards, printed_track
+from heatcore.state import RaceState
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision of ``car``: the legal actions and the rules that make them legal."""
+
+    car: int
+    actions: frozenset[Action]
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A shuffle of ``car``'s discard pile (with what is left of its deck) is awaited."""
+
+    car: int
+    rules: tuple[str, ...] = ("deck.reshuffle",)
+
+
+@dataclass(frozen=True)
+class Over:
+    """The race is over."""
+
+    rules: tuple[str, ...] = ("finish.removed",)
+
+
+Pending = Decision | Chance | Over
+Run = Generator[Pending, Action, None]
+
+
+class ModelError(Exception):
+    """The model was given an action it cannot take (the engine accepted an illegal one)."""
+
+    def __init__(self, rules: tuple[str, ...], detail: str) -> None:
+        super().__init__(detail)
+        self.rules = rules
+
+
+class RaceModel:
+    """The race as the model plays it. ``pending`` is what it awaits; ``events`` and ``why``
+    hold the events of the last step and, per (car, field), the rules that changed it."""
+
+    def __init__(self, state: RaceState) -> None:
+        self.board = Board(printed_track(state.track.id), state.laps)
+        self.cars = [MCar(c.position, c.racing_line, c.gear, c.engine, Counter(c.hand),
+                          list(c.deck), Counter(c.discard), tuple(c.played), list(c.flipped))
+                     for c in state.cars]
+        self.starting = len(state.cars)
+        self.supply = state.supply
+        self.round = state.round
+        self.phase = state.phase.value
+        self.order = list(state.order)
+        self.cursor = state.cursor
+        self.ranking = list(state.ranking)
+        self.shuffle: int | None = None
+        self.turn: TurnMemory | None = None
+        self.events: list[Event] = []
+        self.why: defaultdict[tuple[int | None, str], set[str]] = defaultdict(set)
+        self.found: list[str] = []
+        self._run = self._race(state)
+        self.pending: Pending = next(self._run)
+
+    # ------------------------------------------------------------------ driving
+
+    def send(self, action: Action) -> Pending:
+        """Take ``action`` (checked against ``pending``) and run to the next yield."""
+        self.events, self.found = [], []
+        self.why.clear()
+        pending = self.pending
+        if isinstance(pending, Over):
+            raise ModelError(pending.rules, f"{action}: the race is over")
+        if isinstance(pending, Chance):
+            car = self.cars[pending.car]
+            if not (isinstance(action, Shuffle) and action.car == pending.car and
+                    Counter(action.order) == Counter(car.deck) + car.discard):
+                raise ModelError(pending.rules, f"{action} is not the awaited shuffle")
+        elif action not in pending.actions:
+            raise ModelError(pending.rules, f"{action} is not legal")
+        self.pending = self._run.send(action)
+        return self.pending
+
+    def _note(self, car: int | None, fields: str, *rules: str) -> None:
+        for name in fields.split():
+            self.why[(car, name)].update(rules)
+
+    def _emit(self, kind: str, car: int | None, *rules: str, **details: Any) -> None:
+        self.events.append(event(kind, car, **details))
+        self._note(car, f"event:{kind}", *rules)
+
+    # ------------------------------------------------------------------ the round
+
+    def _race(self, state: RaceState) -> Run:
+        turn = state.turn
+        if self.phase == "turn" and turn is not None:
+            memory = TurnMemory(turn.car, turn.start_position, turn.adrenaline, turn.speed,
+                                turn.stage.value, turn.cooldown_used, turn.adrenaline_move_used,
+                                turn.adrenaline_cooldown_used, turn.boosted)
+            if memory.stage not in ("react", "slipstream", "discard") or state.shuffle is not None:
+                raise ValueError("the model starts at a decision (plan, react, slipstream or "
+                                 "discard), not inside a flip, a draw or a shuffle")
+            yield from self._turns(memory)
+        while self.phase != "over":
+            while self.cursor < len(self.order):
+                car = self.order[self.cursor]
+                action = yield Decision(car, frozenset(plan_choices(car, self.cars[car])),
+                                        ("gear.shift.free", "gear.shift.two-costs-heat",
+                                         "play.card-count", "play.cluttered"))
+                assert isinstance(action, Plan)
+                self._plan(action)
+                self.cursor += 1
+            self.phase, self.cursor = "turn", 0
+            yield from self._turns(None)
+        while True:
+            yield Over()
+
+    def _turns(self, resume: TurnMemory | None) -> Run:
+        while self.cursor < len(self.order):
+            yield from self._turn(self.order[self.cursor], resume)
+            resume = None
+            self.turn = None
+            self.cursor += 1
+        self._end_round()
+
+    def _plan(self, plan: Plan) -> None:
+        car = self.cars[plan.car]
+        if abs(plan.gear - car.gear) == 2:
+            car.engine -= 1
+            car.discard[HEAT] += 1
+            self._note(plan.car, "engine discard", "gear.shift.two-costs-heat")
+            self._emit("paid-heat", plan.car, "gear.shift.two-costs-heat", amount=1,
+                       cause="shift")
+        if plan.gear != car.gear:
+            self._emit("shifted", plan.car, "gear.shift.free", gear=plan.gear)
+        car.gear = plan.gear
+        car.hand -= Counter(plan.cards)
+        car.played = plan.cards
+        self._note(plan.car, "gear", "gear.shift.free", "gear.shift.two-costs-heat")
+        self._note(plan.car, "hand played", "play.card-count", "play.playable-cards")
+        self._emit("played", plan.car, "play.card-count", cards=plan.cards)
+
+    def standing(self, cars: list[int]) -> list[int]:
+        """order.fixed-at-round-start: furthest ahead first, racing line first."""
+        return sorted(cars, key=lambda i: (-self.cars[i].position, not self.cars[i].racing_line))
+
+    def finished(self, i: int) -> bool:
+        """finish.line: past the final finish line."""
+        return self.cars[i].position > self.board.finish
+
+    def _end_round(self) -> None:
+        rules = ("finish.ranking", "finish.removed")
+        finishers = self.standing([i for i in self.order if self.finished(i)])
+        for i in finishers:
+            self.ranking.append(i)
+            self._emit("ranked", i, *rules, place=len(self.ranking))
+        self._note(None, "ranking", *rules)
+        if len(finishers) >= 2:
+            self.found.append("two-finish-one-round")
+        if finishers and len(self.ranking) == len(finishers):
+            winner = finishers[0]
+            if any(self.finished(o) for o in self.order[:self.order.index(winner)]):
+                self.found.append("later-mover-wins")
+        if len(self.ranking) == len(self.cars):
+            self._emit("race-over", None, *rules,
+                       ranking=tuple(f"P{i + 1}" for i in self.ranking))
+            self.phase, self.order, self.cursor = "over", [], 0
+            self._note(None, "phase order", *rules)
+            return
+        self.round += 1
+        self.order = self.standing([i for i in range(len(self.cars)) if i not in self.ranking])
+        self.phase, self.cursor = "plan", 0
+        self._note(None, "round phase order", "round.sequence", "order.fixed-at-round-start",
+                   "finish.removed")
+        self._emit("round-started", None, "round.sequence", "order.fixed-at-round-start",
+                   round=self.round, order=tuple(f"P{i + 1}" for i in self.order))
+
+    # ------------------------------------------------------------------ one car's turn
+
+    def _adrenaline(self, i: int) -> bool:
+        """adrenaline.who, adrenaline.count-fixed: the last (or last two, if the race
+        started with 5 or more cars) of the round's order."""
+        count = 2 if self.starting >= 5 else 1
+        return self.order.index(i) >= len(self.order) - count
+
+    def _turn(self, i: int, resume: TurnMemory | None) -> Run:
+        car = self.cars[i]
+        if resume is None:
+            turn = TurnMemory(i, car.position, self._adrenaline(i))
+            self.turn = turn
+            self._emit("turn-started", i, "adrenaline.who", "adrenaline.count-fixed",
+                       adrenaline=turn.adrenaline)
+            if turn.adrenaline and any(self._adrenaline(o) for o in self.order[:self.cursor]):
+                self.found.append("adrenaline-two-cars")
+            cluttered = yield from self._reveal(turn)
+            if cluttered:
+                yield from self._replenish(turn)
+                return
+            turn.stage = "react"
+        else:
+            turn = resume
+            self.turn = turn
+        if turn.stage == "react":
+            yield from self._react(turn)
+            turn.stage = "slipstream"
+        if turn.stage == "slipstream":
+            if self._can_slipstream(i):
+                turn.stage = "slipstream"
+                action = yield Decision(i, frozenset((Slipstream(i), DeclineSlipstream(i))),
+                                        ("slipstream.eligible", "slipstream.not-past-finish"))
+                if isinstance(action, Slipstream):
+                    crossed = self.board.lines_crossed(car.position, car.position + 2)
+                    self._move(i, 2, "slipstream", "slipstream.move")
+                    if crossed:
+                        self.found.append("slipstream-across-corner")
+            self._corners(turn)
+            turn.stage = "discard"
+        if not self.finished(i):
+            choices = discard_choices(i, car)
+            if len(choices) > 1:
+                action = yield Decision(i, frozenset(choices), ("discard.optional",))
+                assert isinstance(action, Discard)
+                if action.cards:
+                    car.hand -= Counter(action.cards)
+                    car.discard += Counter(action.cards)
+                    self._note(i, "hand discard", "discard.optional")
+                    self._emit("discarded", i, "discard.optional", cards=action.cards)
+        yield from self._replenish(turn)
+
+    def _reveal(self, turn: TurnMemory) -> Generator[Pending, Action, bool]:
+        i = turn.car
+        car = self.cars[i]
+        self._emit("revealed", i, "reveal.speed", cards=car.played)
+        if HEAT in car.played:  # play.cluttered: no move, gear 1, all to the discard pile
+            self._emit("cluttered", i, "play.cluttered", gear=1)
+            car.gear = 1
+            car.discard += Counter(car.played)
+            car.played = ()
+            self._note(i, "gear discard played", "play.cluttered")
+            self.found.append("cluttered-hand")
+            return True
+        cards = printed_cards()
+        speed = sum(cards[c].value or 0 for c in car.played if c != STRESS)
+        turn.speed = speed
+        self._note(i, "speed", "reveal.speed", "speed.turn-total")
+        for _ in range(car.played.count(STRESS)):
+            found = yield from self._flip(turn, "reveal.stress-flip")
+            turn.speed += found
+        self._emit("speed", i, "reveal.speed", "speed.turn-total", speed=turn.speed)
+        self._move(i, turn.speed, "cards", "move.exact")
+        return False
+
+    def _flip(self, turn: TurnMemory, rule: str) -> Generator[Pending, Action, int]:
+        """Flip until a basic card: its printed value (0 if none is left anywhere)."""
+        i = turn.car
+        car = self.cars[i]
+        cards = printed_cards()
+        if not any(cards[c].basic for c in car.deck) and not any(
+                cards[c].basic and n > 0 for c, n in car.discard.items()):
+            self._emit("flip-found-nothing", i, "ruling.flip-no-basic")
+            return 0
+        while True:
+            if not car.deck:
+                yield from self._reshuffle(i)
+                if turn.stage == "reveal":
+                    self.found.append("reshuffle-during-stress-flip")
+                continue
+            top = car.deck.pop(0)
+            self._note(i, "deck", rule)
+            if cards[top].basic:
+                car.flipped.append(top)
+                self._note(i, "flipped speed", rule, "speed.turn-total")
+                self._emit("flipped", i, rule, card=top, kept=True)
+                return cards[top].value or 0
+            car.discard[top] += 1
+            self._note(i, "discard", rule)
+            self._emit("flipped", i, rule, card=top, kept=False)
+
+    def _reshuffle(self, i: int) -> Run:
+        car = self.cars[i]
+        self._emit("deck-empty", i, "deck.reshuffle", discard=sum(car.discard.values()))
+        self.shuffle = i
+        action = yield Chance(i)
+        assert isinstance(action, Shuffle)
+        self.shuffle = None
+        self._emit("shuffled", i, "deck.reshuffle", cards=len(action.order))
+        car.deck, car.discard = list(action.order), Counter()
+        self._note(i, "deck discard", "deck.reshuffle")
+
+    def _react(self, turn: TurnMemory) -> Run:
+        i = turn.car
+        car = self.cars[i]
+        while True:
+            choices = react_choices(car, turn)
+            if choices == {EndReact(i)}:
+                return
+            action = yield Decision(i, frozenset(choices),
+                                    ("react.any-order", "react.cooldown", "react.boost",
+                                     "adrenaline.effects"))
+            if isinstance(action, EndReact):
+                return
+            if isinstance(action, Cooldown | AdrenalineCooldown):
+                amount = action.amount if isinstance(action, Cooldown) else 1
+                rule = "react.cooldown" if isinstance(action, Cooldown) else "adrenaline.effects"
+                car.hand[HEAT] -= amount
+                car.engine += amount
+                self._note(i, "hand engine", rule, "react.cooldown")
+                self._emit("cooled", i, rule, amount=amount)
+                if isinstance(action, Cooldown):
+                    turn.cooldown_used = True
+                else:
+                    turn.adrenaline_cooldown_used = True
+            elif isinstance(action, AdrenalineMove):
+                turn.adrenaline_move_used = True
+                turn.speed += 1
+                self._note(i, "speed", "adrenaline.effects", "speed.turn-total")
+                self._emit("adrenaline", i, "adrenaline.effects", speed=turn.speed)
+                self._move(i, 1, "adrenaline", "adrenaline.effects")
+            else:
+                assert isinstance(action, Boost)
+                turn.boosted = True
+                car.engine -= 1
+                car.discard[HEAT] += 1
+                self._note(i, "engine discard", "react.boost")
+                self._emit("paid-heat", i, "react.boost", amount=1, cause="boost")
+                turn.stage = "boost"
+                found = yield from self._flip(turn, "react.boost")
+                turn.stage = "react"
+                turn.speed += found
+                self._move(i, found, "boost", "react.boost")
+
+    def _taken(self, i: int) -> set[Spot]:
+        """The physical spots of every other car on the track."""
+        return {self.board.spot(c.position, c.racing_line) for j, c in enumerate(self.cars)
+                if j != i and j not in self.ranking}
+
+    def _can_slipstream(self, i: int) -> bool:
+        """slipstream.eligible (beside a car, or a car in the next space) and
+        slipstream.not-past-finish (never across or after the final finish line)."""
+        car = self.cars[i]
+        if car.position + 2 > self.board.finish:
+            return False
+        taken = self._taken(i)
+        ahead = self.board.space(car.position + 1)
+        return (self.board.spot(car.position, not car.racing_line) in taken
+                or (ahead, True) in taken or (ahead, False) in taken)
+
+    def _move(self, i: int, spaces: int, why: str, rule: str) -> None:
+        """Move forward; placement applies where the car stops (a move of 0 is none)."""
+        if spaces <= 0:
+            return
+        car = self.cars[i]
+        target = car.position + spaces
+        position, racing = self.board.place(target, self._taken(i))
+        if position < target:
+            self.found.append("blocked-final-space")
+        rules = (rule, "place.racing-line-first", "place.blocked")
+        self._note(i, "position racing_line", *rules)
+        self._emit("moved", i, *rules, by=why, spaces=spaces, position=position,
+                   racing_line=racing)
+        if car.position <= self.board.finish < position:
+            self._emit("crossed-finish", i, "finish.line")
+        car.position, car.racing_line = position, racing
+
+    def _corners(self, turn: TurnMemory) -> None:
+        i = turn.car
+        car = self.cars[i]
+        lines = self.board.lines_crossed(turn.start, car.position)
+        paid_before = False
+        for checked, (line, limit, number) in enumerate(lines, start=1):
+            excess = turn.speed - limit
+            if excess <= 0:
+                self._emit("corner", i, "corner.check", corner=number, limit=limit,
+                           speed=turn.speed, heat=0)
+                continue
+            if car.engine >= excess:
+                car.engine -= excess
+                car.discard[HEAT] += excess
+                paid_before = True
+                self._note(i, "engine discard", "corner.pay-heat")
+                self._emit("corner", i, "corner.pay-heat", corner=number, limit=limit,
+                           speed=turn.speed, heat=excess)
+                continue
+            paid = car.engine
+            position, racing = self.board.place(line, self._taken(i))
+            stress = min(1 if car.gear <= 2 else 2, self.supply)
+            self._emit("spun-out", i, "corner.spin", corner=number, limit=limit,
+                       speed=turn.speed, heat=paid, stress=stress, position=position,
+                       racing_line=racing)
+            car.engine = 0
+            car.discard[HEAT] += paid
+            car.position, car.racing_line, car.gear = position, racing, 1
+            car.hand[STRESS] += stress
+            self.supply -= stress
+            self._note(i, "engine discard position racing_line gear hand", "corner.spin")
+            self._note(None, "supply", "corner.spin", "ruling.stress-supply")
+            self.found.append("spin-out")
+            if checked >= 2:
+                self.found.append("two-corners-one-move")
+                if paid_before:
+                    self.found.append("spin-at-second-corner-after-paying")
+            return
+        if len(lines) >= 2:
+            self.found.append("two-corners-one-move")
+
+    def _replenish(self, turn: TurnMemory) -> Run:
+        i = turn.car
+        car = self.cars[i]
+        turn.stage = "replenish"
+        if car.played or car.flipped:  # replenish.cleanup
+            car.discard += Counter(car.played) + Counter(car.flipped)
+            car.played, car.flipped = (), []
+            self._note(i, "discard played flipped", "replenish.cleanup")
+        if self.finished(i):  # ruling.finished-car-turn: a finished car draws nothing
+            return
+        while (need := HAND_SIZE - sum(car.hand.values())) > 0:
+            take, car.deck = car.deck[:need], car.deck[need:]
+            if take:
+                car.hand += Counter(take)
+                self._note(i, "hand deck", "replenish.draw")
+                self._emit("drew", i, "replenish.draw", count=len(take))
+            if sum(car.hand.values()) >= HAND_SIZE or not +car.discard:
+                return  # ruling.replenish-empty: nothing left to draw
+            yield from self._reshuffle(i)
+
+    def car_cards(self, i: int) -> dict[str, Any]:
+        """The model's view of car ``i`` in the engine's terms (hand and discard canonical)."""
+        car = self.cars[i]
+        return {"position": car.position, "racing_line": car.racing_line, "gear": car.gear,
+                "engine": car.engine, "hand": canon(car.hand), "deck": tuple(car.deck),
+                "discard": canon(car.discard), "played": car.played,
+                "flipped": tuple(car.flipped)}
