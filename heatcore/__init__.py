@@ -2,7 +2,13 @@
 
 from heatcore.actions import Action
 from heatcore.engine import apply, check_action, legal_actions
-from heatcore.errors import IllegalAction, InvalidState, MalformedInput, RulesError
+from heatcore.errors import (
+    IllegalAction,
+    InvalidState,
+    MalformedInput,
+    RulesError,
+    UnsupportedModule,
+)
 from heatcore.events import Event
 from heatcore.notation import (
     format_action,
@@ -24,6 +30,7 @@ __all__ = [
     "RaceState",
     "RulesError",
     "Track",
+    "UnsupportedModule",
     "apply",
     "check_action",
     "format_action",

@@ -56,6 +56,16 @@ class AdrenalineCooldown:
 
 
 @dataclass(frozen=True, slots=True)
+class SectorCooldown:
+    """React (weather module): the cooling bonus of a Snow or Rain sector, one cooldown."""
+
+    car: int
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} sector cooldown"
+
+
+@dataclass(frozen=True, slots=True)
 class Boost:
     """React: pay one engine Heat and flip for a basic card."""
 
@@ -77,12 +87,15 @@ class EndReact:
 
 @dataclass(frozen=True, slots=True)
 class Slipstream:
-    """Slipstream: take the two extra spaces."""
+    """Slipstream: take the two extra spaces (and ``extra`` more where a weather or road
+    token gives a slipstream bonus)."""
 
     car: int
+    extra: int = 0
 
     def __str__(self) -> str:
-        return f"{car_name(self.car)} slipstream"
+        more = f" +{self.extra}" if self.extra else ""
+        return f"{car_name(self.car)} slipstream{more}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +132,6 @@ class Shuffle:
 
 
 Action = (
-    Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | Boost | EndReact | Slipstream
-    | DeclineSlipstream | Discard | Shuffle
+    Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | SectorCooldown | Boost | EndReact
+    | Slipstream | DeclineSlipstream | Discard | Shuffle
 )

@@ -8,6 +8,7 @@ from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
 from heatcore.state import RaceState, Turn
 from heatcore.values import replace
+from heatcore.weather import corner_heat, corner_limit
 
 
 @implements("corner.spin", "ruling.stress-supply")
@@ -27,13 +28,14 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
     if not lines:
         return state
     for line in lines:
-        excess = turn.speed - line.limit
+        limit = corner_limit(state, line.number, line.limit)
+        excess = corner_heat(state, line.number, turn.speed - limit)
         if excess <= 0:
-            events.append(event("corner", turn.car, corner=line.number, limit=line.limit,
+            events.append(event("corner", turn.car, corner=line.number, limit=limit,
                                 speed=turn.speed, heat=0))
             continue
         if car.engine >= excess:
-            events.append(event("corner", turn.car, corner=line.number, limit=line.limit,
+            events.append(event("corner", turn.car, corner=line.number, limit=limit,
                                 speed=turn.speed, heat=excess))
             car = replace(car, engine=car.engine - excess,
                           discard=canonical(car.discard + (HEAT,) * excess))
@@ -41,7 +43,7 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
         paid = car.engine
         position, racing = free_spot_from(line.position, occupied(state, turn.car))
         stress = min(spin_stress(car.gear), state.supply)
-        events.append(event("spun-out", turn.car, corner=line.number, limit=line.limit,
+        events.append(event("spun-out", turn.car, corner=line.number, limit=limit,
                             speed=turn.speed, heat=paid, stress=stress, position=position,
                             racing_line=racing))
         car = replace(car, engine=0, discard=canonical(car.discard + (HEAT,) * paid),

@@ -18,6 +18,7 @@ from heatcore.actions import (
     Discard,
     EndReact,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -39,7 +40,12 @@ from heatcore.react import apply_react, check_react, react_choices
 from heatcore.registry import implements
 from heatcore.reveal import finish_flips, flip_once, reveal
 from heatcore.rounds import end_round, has_adrenaline
-from heatcore.slipstream import apply_slipstream, can_slipstream
+from heatcore.slipstream import (
+    apply_slipstream,
+    can_slipstream,
+    check_slipstream,
+    slipstream_choices,
+)
 from heatcore.state import Phase, RaceState, Stage, Turn
 from heatcore.values import replace
 
@@ -50,7 +56,7 @@ PLAN, TURN, OVER = Phase.PLAN, Phase.TURN, Phase.OVER
 REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD = (
     Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD)
 
-REACT_ACTIONS = (Cooldown, AdrenalineCooldown, AdrenalineMove, Boost, EndReact)
+REACT_ACTIONS = (Cooldown, AdrenalineCooldown, SectorCooldown, AdrenalineMove, Boost, EndReact)
 
 
 def legal_actions(state: RaceState) -> tuple[Action, ...]:
@@ -69,7 +75,7 @@ def legal_actions(state: RaceState) -> tuple[Action, ...]:
     if turn.stage is REACT:
         return tuple(react_choices(state, turn))
     if turn.stage is SLIPSTREAM:
-        return (Slipstream(turn.car), DeclineSlipstream(turn.car))
+        return slipstream_choices(state, turn.car)
     if turn.stage is DISCARD:
         return tuple(discard_choices(state, turn.car))
     return ()
@@ -104,6 +110,7 @@ def check_action(state: RaceState, action: Action) -> None:
     elif turn.stage is SLIPSTREAM:
         if not isinstance(action, Slipstream | DeclineSlipstream):
             raise IllegalAction("round.sequence", "step 6 awaits the slipstream choice")
+        check_slipstream(state, action)
     elif turn.stage is DISCARD:
         if not isinstance(action, Discard):
             raise IllegalAction("round.sequence", "step 8 awaits the discard choice")
@@ -127,7 +134,7 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
         if isinstance(action, REACT_ACTIONS):
             state = apply_react(state, turn, action, events)
         elif isinstance(action, Slipstream | DeclineSlipstream):
-            state = apply_slipstream(state, turn, isinstance(action, Slipstream), events)
+            state = apply_slipstream(state, turn, action, events)
             state = _after_slipstream(state, events)
         elif isinstance(action, Discard):
             state = apply_discard(state, turn, action, events)

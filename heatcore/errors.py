@@ -34,3 +34,13 @@ class IllegalAction(RulesError):
     """A well-formed action that the rules do not allow in this state."""
 
     kind = "illegal-action"
+
+
+class UnsupportedModule(RulesError):
+    """A state or setup that plays a module this engine does not implement (``module``)."""
+
+    kind = "unsupported"
+
+    def __init__(self, module: str, engine: str) -> None:
+        super().__init__("weather.module", f"{engine} does not play module {module!r}")
+        self.module = module

@@ -18,6 +18,7 @@ from heatcore.actions import (
     Discard,
     EndReact,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -25,8 +26,9 @@ from heatcore.cards import ALL_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
 from heatcore.setup import RaceSetup
-from heatcore.state import Car, Phase, RaceState, Stage, Turn, car_name
+from heatcore.state import Car, Conditions, Phase, RaceState, Stage, Turn, car_name
 from heatcore.track import load_track
+from heatcore.weather import MODULES, WEATHER, check_conditions
 
 STATE_FORMAT = "heatcore.state/1"
 _CARDS = frozenset(ALL_CARDS)
@@ -65,6 +67,9 @@ def parse_action(text: str) -> Action:
     simple: dict[tuple[str, ...], Action] = {
         ("adrenaline", "move"): AdrenalineMove(car),
         ("adrenaline", "cooldown"): AdrenalineCooldown(car),
+        ("sector", "cooldown"): SectorCooldown(car),
+        ("slipstream", "+1"): Slipstream(car, 1),
+        ("slipstream", "+2"): Slipstream(car, 2),
         ("boost",): Boost(car),
         ("end", "react"): EndReact(car),
         ("slipstream",): Slipstream(car),
@@ -97,19 +102,23 @@ def _car_to_dict(index: int, car: Car) -> dict[str, Any]:
     }
 
 
-def _turn_to_dict(turn: Turn) -> dict[str, Any]:
-    return {
+def _turn_to_dict(turn: Turn, weather: bool) -> dict[str, Any]:
+    out = {
         "car": car_name(turn.car), "stage": turn.stage.value,
         "start_position": turn.start_position, "speed": turn.speed, "to_move": turn.to_move,
         "flips_left": turn.flips_left, "adrenaline": turn.adrenaline,
         "cooldown_used": turn.cooldown_used, "adrenaline_move_used": turn.adrenaline_move_used,
         "adrenaline_cooldown_used": turn.adrenaline_cooldown_used, "boosted": turn.boosted,
     }
+    if weather:
+        out["sector_cooldown_used"] = turn.sector_cooldown_used
+    return out
 
 
 def state_to_dict(state: RaceState) -> dict[str, Any]:
-    """The state as plain JSON data."""
-    return {
+    """The state as plain JSON data. A module's fields appear only when the race plays it
+    (``weather``, the turn's ``sector_cooldown_used``), so a core state reads as before."""
+    out = {
         "format": STATE_FORMAT,
         "track": state.track.id,
         "laps": state.laps,
@@ -121,9 +130,13 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
         "supply": state.supply,
         "shuffle": None if state.shuffle is None else car_name(state.shuffle),
         "ranking": [car_name(i) for i in state.ranking],
-        "turn": None if state.turn is None else _turn_to_dict(state.turn),
+        "turn": None if state.turn is None else _turn_to_dict(state.turn,
+                                                              state.conditions is not None),
         "cars": [_car_to_dict(i, c) for i, c in enumerate(state.cars)],
     }
+    if state.conditions is not None:
+        out["weather"] = {"token": state.conditions.weather, "road": list(state.conditions.road)}
+    return out
 
 
 def state_to_json(state: RaceState) -> str:
@@ -189,7 +202,7 @@ def _car_from(data: Any, index: int) -> Car:
                flipped=r.get_cards("flipped"))
 
 
-def _turn_from(data: Any, count: int) -> Turn:
+def _turn_from(data: Any, count: int, weather: bool) -> Turn:
     r = _Reader(data, "turn")
     car = parse_car(r.get_str("car"))
     if car >= count:
@@ -204,7 +217,31 @@ def _turn_from(data: Any, count: int) -> Turn:
                 adrenaline=r.get_bool("adrenaline"), cooldown_used=r.get_bool("cooldown_used"),
                 adrenaline_move_used=r.get_bool("adrenaline_move_used"),
                 adrenaline_cooldown_used=r.get_bool("adrenaline_cooldown_used"),
-                boosted=r.get_bool("boosted"))
+                boosted=r.get_bool("boosted"),
+                sector_cooldown_used=r.get_bool("sector_cooldown_used") if weather else False)
+
+
+def _modules_from(r: _Reader) -> tuple[str, ...]:
+    value = r.get("modules")
+    if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
+        raise MalformedInput("weather.module", "state.modules must be a list of module names")
+    if tuple(m for m in MODULES if m in value) != tuple(value):
+        raise MalformedInput("weather.module", f"state.modules must list known modules once "
+                             f"each, in the order {', '.join(MODULES)}")
+    return tuple(value)
+
+
+def _conditions_from(r: _Reader, modules: tuple[str, ...]) -> Conditions | None:
+    if WEATHER not in modules:
+        if "weather" in r.data:
+            raise MalformedInput("weather.module",
+                                 "state.weather given but module 'weather' is off")
+        return None
+    w = _Reader(r.get("weather"), "state.weather")
+    road = w.get("road")
+    if not isinstance(road, list) or not all(isinstance(t, str) for t in road):
+        raise MalformedInput("road.draw", "state.weather.road must be a list of token names")
+    return Conditions(w.get_str("token"), tuple(road))
 
 
 def state_from_dict(data: Any) -> RaceState:
@@ -222,9 +259,10 @@ def state_from_dict(data: Any) -> RaceState:
         phase = Phase(r.get_str("phase"))
     except ValueError:
         raise MalformedInput("round.sequence", "state.phase is not a known phase") from None
-    modules = r.get("modules")
-    if modules != []:
-        raise MalformedInput("round.sequence", "no modules are known yet; state.modules must be []")
+    modules = _modules_from(r)
+    conditions = _conditions_from(r, modules)
+    if conditions is not None:
+        check_conditions(conditions, track)
     shuffle = r.get("shuffle")
     if shuffle is not None and not isinstance(shuffle, str):
         raise MalformedInput("deck.reshuffle", "state.shuffle must be a car name or null")
@@ -233,9 +271,9 @@ def state_from_dict(data: Any) -> RaceState:
         track=track, laps=r.get_int("laps", "setup.track-laps"), cars=cars,
         supply=r.get_int("supply", "setup.stress-supply"), round=r.get_int("round"), phase=phase,
         order=r.get_cars("order", len(cars)), cursor=r.get_int("cursor"),
-        turn=None if raw_turn is None else _turn_from(raw_turn, len(cars)),
+        turn=None if raw_turn is None else _turn_from(raw_turn, len(cars), conditions is not None),
         shuffle=None if shuffle is None else parse_car(shuffle),
-        ranking=r.get_cars("ranking", len(cars)),
+        ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
     )
 
 
@@ -262,8 +300,14 @@ def event_to_dict(ev: Event) -> dict[str, Any]:
 
 def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
     """A race setup as JSON data."""
-    return {"track": setup.track, "players": setup.players, "laps": setup.laps,
-            "grid": [car_name(i) for i in setup.grid], "decks": [list(d) for d in setup.decks]}
+    out: dict[str, Any] = {"track": setup.track, "players": setup.players, "laps": setup.laps,
+                           "grid": [car_name(i) for i in setup.grid],
+                           "decks": [list(d) for d in setup.decks]}
+    if setup.modules:
+        out["modules"] = list(setup.modules)
+    if setup.weather is not None:
+        out["weather"] = {"token": setup.weather, "road": list(setup.road)}
+    return out
 
 
 def setup_from_dict(data: Any) -> RaceSetup:
@@ -273,8 +317,12 @@ def setup_from_dict(data: Any) -> RaceSetup:
     decks = r.get("decks")
     if not isinstance(decks, list):
         raise MalformedInput("setup.deck", "setup.decks must be a list")
+    modules = _modules_from(_Reader({"modules": r.data.get("modules", [])}, "setup"))
+    conditions = _conditions_from(r, modules)
     return RaceSetup(track=r.get_str("track"), players=players,
                      laps=r.get_int("laps", "setup.track-laps"),
                      grid=r.get_cars("grid", players),
                      decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").get_cards("d")
-                                 for i, d in enumerate(decks)))
+                                 for i, d in enumerate(decks)),
+                     modules=modules, weather=conditions.weather if conditions else None,
+                     road=conditions.road if conditions else ())

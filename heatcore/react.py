@@ -9,6 +9,7 @@ from heatcore.actions import (
     Boost,
     Cooldown,
     EndReact,
+    SectorCooldown,
 )
 from heatcore.cards import HEAT, canonical, remove
 from heatcore.errors import IllegalAction
@@ -17,6 +18,7 @@ from heatcore.placement import move_car
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
+from heatcore.weather import cooldown_allowed, cooling_bonus, free_boost
 
 #: Cooldown by gear (``react.cooldown``).
 COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
@@ -25,15 +27,17 @@ COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
 def react_choices(state: RaceState, turn: Turn) -> list[Action]:
     """The react actions open now, in canonical order (``end react`` last)."""
     car = state.cars[turn.car]
-    heat_in_hand = car.hand.count(HEAT)
+    heat_in_hand = car.hand.count(HEAT) if cooldown_allowed(state, turn.car) else 0
     out: list[Action] = []
     if not turn.cooldown_used:
         out += [Cooldown(turn.car, n) for n in range(1, min(COOLDOWN[car.gear], heat_in_hand) + 1)]
     if turn.adrenaline and not turn.adrenaline_cooldown_used and heat_in_hand:
         out.append(AdrenalineCooldown(turn.car))
+    if not turn.sector_cooldown_used and heat_in_hand and cooling_bonus(state, turn.car):
+        out.append(SectorCooldown(turn.car))
     if turn.adrenaline and not turn.adrenaline_move_used:
         out.append(AdrenalineMove(turn.car))
-    if not turn.boosted and car.engine >= 1:
+    if not turn.boosted and (car.engine >= 1 or free_boost(state, turn.car)):
         out.append(Boost(turn.car))
     out.append(EndReact(turn.car))
     return out
@@ -42,7 +46,18 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
 def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     """Raise IllegalAction naming the rule if the react action is not open now."""
     car = state.cars[turn.car]
-    if isinstance(action, Cooldown):
+    cooling = isinstance(action, Cooldown | AdrenalineCooldown | SectorCooldown)
+    if cooling and not cooldown_allowed(state, turn.car):
+        raise IllegalAction("weather.no-cooldown", "no cooldown in this weather sector")
+    if isinstance(action, SectorCooldown):
+        if not cooling_bonus(state, turn.car):
+            raise IllegalAction("weather.cooling-bonus",
+                                "the car is not in a cooling-bonus sector")
+        if turn.sector_cooldown_used:
+            raise IllegalAction("weather.cooling-bonus", "the cooling bonus was already used")
+        if not car.hand.count(HEAT):
+            raise IllegalAction("react.cooldown", "cooldown takes Heat only from the hand")
+    elif isinstance(action, Cooldown):
         if turn.cooldown_used:
             raise IllegalAction("react.any-order", "the gear's cooldown was already used")
         if action.amount < 1 or action.amount > COOLDOWN[car.gear]:
@@ -62,7 +77,7 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     elif isinstance(action, Boost):
         if turn.boosted:
             raise IllegalAction("react.boost", "boost is allowed once per turn")
-        if car.engine < 1:
+        if car.engine < 1 and not free_boost(state, turn.car):
             raise IllegalAction("react.boost", "boost needs a Heat in the engine")
 
 
@@ -71,7 +86,7 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
 def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event]) -> RaceState:
     """Resolve one react action (already checked)."""
     car = state.cars[turn.car]
-    if isinstance(action, Cooldown | AdrenalineCooldown):
+    if isinstance(action, Cooldown | AdrenalineCooldown | SectorCooldown):
         amount = action.amount if isinstance(action, Cooldown) else 1
         hand = remove(car.hand, (HEAT,) * amount)
         assert hand is not None
@@ -79,6 +94,9 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
         new_car = replace(car, hand=hand, engine=car.engine + amount)
         if isinstance(action, Cooldown):
             return state.with_car(turn.car, new_car, turn=replace(turn, cooldown_used=True))
+        if isinstance(action, SectorCooldown):
+            return state.with_car(turn.car, new_car,
+                                  turn=replace(turn, sector_cooldown_used=True))
         return state.with_car(turn.car, new_car,
                               turn=replace(turn, adrenaline_cooldown_used=True))
     if isinstance(action, AdrenalineMove):
@@ -86,9 +104,12 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
         return move_car(state, turn.car, 1, "adrenaline", events,
                         turn=replace(turn, adrenaline_move_used=True, speed=turn.speed + 1))
     if isinstance(action, Boost):
+        boost = replace(turn, boosted=True, stage=Stage.BOOST, flips_left=1)
+        if free_boost(state, turn.car):
+            events.append(event("free-boost", turn.car))
+            return replace(state, turn=boost)
         events.append(event("paid-heat", turn.car, amount=1, cause="boost"))
         new_car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))
-        return state.with_car(turn.car, new_car,
-                              turn=replace(turn, boosted=True, stage=Stage.BOOST, flips_left=1))
+        return state.with_car(turn.car, new_car, turn=boost)
     assert isinstance(action, EndReact)
     return replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))

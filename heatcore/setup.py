@@ -10,13 +10,21 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical, starting_deck
+from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.rounds import start_round
-from heatcore.state import Car, Phase, RaceState
+from heatcore.state import Car, Conditions, Phase, RaceState
 from heatcore.track import Track, load_track
+from heatcore.weather import (
+    MODULES,
+    WEATHER,
+    check_conditions,
+    road_bag,
+    starting_cards,
+    weather_tokens,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -24,13 +32,45 @@ MAX_PLAYERS = 6
 
 @dataclass(frozen=True, slots=True)
 class RaceSetup:
-    """How a race starts: track, laps, the grid (cars pole first) and each shuffled deck."""
+    """How a race starts: track, laps, the grid (cars pole first) and each shuffled deck;
+    the modules played and their chance outcomes (weather module: the weather token and
+    the road token drawn for each corner, in corner order)."""
 
     track: str
     players: int
     laps: int
     grid: tuple[int, ...]
     decks: tuple[tuple[Card, ...], ...]
+    modules: tuple[str, ...] = ()
+    weather: str | None = None
+    road: tuple[str, ...] = ()
+
+    @property
+    def conditions(self) -> Conditions | None:
+        """The weather module's tokens, or None when the race does not play it."""
+        if WEATHER not in self.modules or self.weather is None:
+            return None
+        return Conditions(self.weather, self.road)
+
+
+@implements("weather.module")
+def check_modules(setup: RaceSetup, track: Track) -> None:
+    """Raise MalformedInput unless every module is known, listed once in canonical order,
+    and the chance outcomes of exactly the modules played are given."""
+    unknown = [m for m in setup.modules if m not in MODULES]
+    if unknown:
+        raise MalformedInput("weather.module",
+                             f"unknown module {unknown[0]!r} (known: {', '.join(MODULES)})")
+    if tuple(m for m in MODULES if m in setup.modules) != setup.modules:
+        raise MalformedInput("weather.module",
+                             f"modules must be listed once each in the order {', '.join(MODULES)}")
+    conditions = setup.conditions
+    if conditions is not None:
+        check_conditions(conditions, track)
+    elif setup.weather is not None or setup.road:
+        raise MalformedInput("weather.module", "weather tokens given but module 'weather' is off")
+    elif WEATHER in setup.modules:
+        raise MalformedInput("weather.draw", "module 'weather' needs a weather token")
 
 
 def check_setup(setup: RaceSetup, track: Track) -> None:
@@ -45,7 +85,8 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
         raise MalformedInput("setup.grid", "the grid must list every car exactly once")
     if len(setup.decks) != setup.players:
         raise MalformedInput("setup.deck", "one shuffled deck per car is needed")
-    expected = Counter(starting_deck(track.stress))
+    check_modules(setup, track)
+    expected = Counter(starting_cards(track, setup.weather if setup.conditions else None).deck)
     for index, deck in enumerate(setup.decks):
         if Counter(deck) != expected:
             raise MalformedInput("setup.deck", f"deck of P{index + 1} is not the starting deck")
@@ -57,33 +98,47 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
     """The state at the start of round 1 (cars on the grid, 7 cards in hand, gear 1)."""
     track = load_track(setup.track)
     check_setup(setup, track)
+    conditions = setup.conditions
+    cards = starting_cards(track, conditions.weather if conditions else None)
     spots = track.grid_positions()
     cars: list[Car | None] = [None] * setup.players
     for slot, index in enumerate(setup.grid):
         position, racing = spots[slot]
         deck = setup.decks[index]
-        cars[index] = Car(position=position, racing_line=racing, gear=1, engine=track.heat,
+        cars[index] = Car(position=position, racing_line=racing, gear=1, engine=cards.engine,
                           hand=canonical(deck[:HAND_SIZE]), deck=tuple(deck[HAND_SIZE:]),
-                          discard=())
-    supply = BOX_STRESS - setup.players * track.stress
+                          discard=cards.discard)
+    supply = BOX_STRESS - setup.players * cards.stress
     events = [event("race-started", None, track=track.id, laps=setup.laps,
                     grid=tuple(f"P{i + 1}" for i in setup.grid))]
+    if conditions is not None:
+        events.append(event("conditions", None, weather=conditions.weather,
+                            road=conditions.road))
     state = RaceState(track=track, laps=setup.laps, cars=tuple(c for c in cars if c),
-                      supply=supply, round=0, phase=Phase.PLAN, order=(), cursor=0)
+                      supply=supply, round=0, phase=Phase.PLAN, order=(), cursor=0,
+                      modules=setup.modules, conditions=conditions)
     state = start_round(state, events)
     return state, tuple(events)
 
 
 def random_setup(track_id: str, players: int, rng: random.Random,
-                 laps: int | None = None) -> RaceSetup:
-    """A setup with grid order and decks drawn from ``rng``."""
+                 laps: int | None = None, modules: tuple[str, ...] = ()) -> RaceSetup:
+    """A setup with grid order, decks and the modules' chance outcomes drawn from ``rng``
+    (with no module, exactly the draws of the core race)."""
     track = load_track(track_id)
+    weather: str | None = None
+    road: tuple[str, ...] = ()
+    if WEATHER in modules:
+        weather = rng.choice(sorted(weather_tokens()))
+        bag = list(road_bag())
+        rng.shuffle(bag)
+        road = tuple(bag[:len(track.corners)])
     grid = list(range(players))
     rng.shuffle(grid)
     decks = []
     for _ in range(players):
-        deck = list(starting_deck(track.stress))
+        deck = list(starting_cards(track, weather).deck)
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return RaceSetup(track_id, players, laps if laps is not None else track.laps, tuple(grid),
-                     tuple(decks))
+                     tuple(decks), modules, weather, road)

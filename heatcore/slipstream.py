@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from heatcore.actions import DeclineSlipstream, Slipstream
+from heatcore.errors import IllegalAction
 from heatcore.events import Event
 from heatcore.placement import move_car, occupied
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
+from heatcore.weather import slipstream_allowed, slipstream_bonus
 
 SLIPSTREAM_SPACES = 2
 
@@ -19,16 +22,37 @@ def can_slipstream(state: RaceState, car: int) -> bool:
     me = state.cars[car]
     if me.position + SLIPSTREAM_SPACES > state.finish_position:
         return False
+    if not slipstream_allowed(state, car):
+        return False
     taken = occupied(state, car)
     return ((me.position, not me.racing_line) in taken
             or (me.position + 1, True) in taken
             or (me.position + 1, False) in taken)
 
 
+def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | DeclineSlipstream, ...]:
+    """Slipstream (then slipstream with the sector's bonus, if any), then no slipstream."""
+    bonus = slipstream_bonus(state, car)
+    if bonus:
+        return (Slipstream(car), Slipstream(car, bonus), DeclineSlipstream(car))
+    return (Slipstream(car), DeclineSlipstream(car))
+
+
+def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
+    """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
+    if isinstance(action, Slipstream) and action.extra not in (0, slipstream_bonus(
+            state, action.car)):
+        raise IllegalAction("road.slipstream-boost",
+                            f"no slipstream bonus of +{action.extra} where the car stands")
+
+
 @implements("slipstream.move", "slipstream.speed-unchanged", "ruling.blocked-extra-move")
-def apply_slipstream(state: RaceState, turn: Turn, take: bool, events: list[Event]) -> RaceState:
-    """Move two more spaces (placement applies; the speed does not change), or not."""
+def apply_slipstream(state: RaceState, turn: Turn, action: Slipstream | DeclineSlipstream,
+                     events: list[Event]) -> RaceState:
+    """Move two more spaces (plus the sector's bonus if chosen; placement applies; the speed
+    does not change), or not."""
     discard = replace(turn, stage=Stage.DISCARD)
-    if take:
-        return move_car(state, turn.car, SLIPSTREAM_SPACES, "slipstream", events, turn=discard)
+    if isinstance(action, Slipstream):
+        return move_car(state, turn.car, SLIPSTREAM_SPACES + action.extra, "slipstream", events,
+                        turn=discard)
     return replace(state, turn=discard)

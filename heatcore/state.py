@@ -44,6 +44,7 @@ class Car:
     discard: tuple[Card, ...]
     played: tuple[Card, ...] = ()
     flipped: tuple[Card, ...] = ()
+    legend: str | None = None  # the colour of a Legend car (Legends module), else None
 
     @property
     def spot(self) -> tuple[int, bool]:
@@ -75,6 +76,16 @@ class Turn:
     adrenaline_move_used: bool = False
     adrenaline_cooldown_used: bool = False
     boosted: bool = False
+    sector_cooldown_used: bool = False  # weather module: the cooling bonus was used
+
+
+@dataclass(frozen=True, slots=True)
+class Conditions:
+    """Weather module: the race's weather token and each corner's road-condition token
+    (in corner order)."""
+
+    weather: str
+    road: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +109,7 @@ class RaceState:
     shuffle: int | None = None
     ranking: tuple[int, ...] = ()
     modules: tuple[str, ...] = ()
+    conditions: Conditions | None = None
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json

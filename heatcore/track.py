@@ -23,11 +23,17 @@ from heatcore.registry import implements, spec_dir
 
 @dataclass(frozen=True)
 class Corner:
-    """A corner line after space ``after_space`` with its speed limit."""
+    """A corner line after space ``after_space`` with its speed limit.
+
+    ``legend_line``: the Legend line lies after that space (Legends module); ``aggressive``:
+    the chevron distance within which an aggressive Legend may cross one more corner line
+    (0 when the corner has no chevron)."""
 
     after_space: int
     limit: int
     racing_lane_after: int
+    legend_line: int = 0
+    aggressive: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,24 @@ class Track:
         """The lane (1 or 2) of the racing-line spot of a space, read from the graph."""
         lane: int = self.graph.graph["racing_lane"][space]
         return lane
+
+    @implements("road.placement")
+    def sector_of(self, position: int) -> int:
+        """The index (0-based) of the corner whose sector holds ``position``: the last corner
+        line at or behind it (spaces P+1 .. next P), wrapping to the last corner before
+        the first one."""
+        space = self.space(position)
+        index = len(self.corners) - 1
+        for number, corner in enumerate(self.corners):
+            if corner.after_space < space:
+                index = number
+        return index
+
+    def sector_spaces(self, index: int) -> tuple[int, int]:
+        """First and last space of the sector after corner ``index`` (the last may wrap)."""
+        corner = self.corners[index]
+        following = self.corners[(index + 1) % len(self.corners)]
+        return (corner.after_space % self.spaces_per_lap + 1, following.after_space)
 
     def finish_position(self, laps: int) -> int:
         """The last position before the final finish line of a race of ``laps`` laps."""
@@ -164,9 +188,16 @@ def track_from_dict(data: dict[str, Any]) -> Track:
         if not 1 <= after <= spaces:
             raise MalformedInput("setup.spaces-and-spots",
                                  f"{where}: corner after {after} off track")
+        legend = raw.get("legend_line", 0)
+        aggressive = raw.get("aggressive_legends", 0)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                   for v in (legend, aggressive)) or legend > spaces:
+            raise MalformedInput("setup.spaces-and-spots",
+                                 f"{where}: corner after {after}: bad legend_line or chevron")
         corners.append(Corner(after, _require(raw, "limit", int, where),
-                              _require(raw, "racing_lane_after", int, where)))
+                              _require(raw, "racing_lane_after", int, where), legend, aggressive))
     corners.sort(key=lambda c: c.after_space)
+    _check_sectors(raw_corners, corners, spaces, where)
     racing_start = _require(data, "racing_lane_start", int, where)
     grid = tuple((int(s), int(lane)) for s, lane in _require(data, "grid", list, where))
     graph = build_graph(spaces, tuple(corners), racing_start)
@@ -183,6 +214,20 @@ def track_from_dict(data: dict[str, Any]) -> Track:
         source=str(data.get("source", "")),
         graph=graph,
     )
+
+
+def _check_sectors(raw_corners: list[Any], corners: list[Corner], spaces: int,
+                   where: str) -> None:
+    """A corner's optional ``sector`` field must be the sector its corner lines define."""
+    for raw in raw_corners:
+        if "sector" not in raw:
+            continue
+        index = next(i for i, c in enumerate(corners) if c.after_space == raw["after_space"])
+        following = corners[(index + 1) % len(corners)].after_space
+        if raw["sector"] != [raw["after_space"] % spaces + 1, following]:
+            raise MalformedInput("road.placement",
+                                 f"{where}: corner after {raw['after_space']}: sector "
+                                 f"{raw['sector']} is not the spaces up to the next corner")
 
 
 def tracks_dir() -> Path:

@@ -10,6 +10,7 @@ from heatcore.errors import InvalidState
 from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
 from heatcore.rounds import standing
 from heatcore.state import Phase, RaceState, Stage
+from heatcore.weather import heat_per_car, stress_per_deck
 
 
 class Problem(Flag):
@@ -19,6 +20,7 @@ class Problem(Flag):
     UNKNOWN_CARD = auto()  # setup.deck
     CARD_COUNT = auto()  # setup.deck: each car's non-Heat, non-Stress cards never change
     HEAT_COUNT = auto()  # setup.engine: engine+hand+deck+discard+play area = track heat + 1
+    #   (weather.setup-change: Fog +1, Snow -1)
     STRESS_COUNT = auto()  # setup.stress-supply: stress in decks + supply = the box's 37
     GEAR_RANGE = auto()  # gear.range
     SPOT_OCCUPANCY = auto()  # place.racing-line-first: no spot holds two cars
@@ -48,6 +50,7 @@ def _cards_problems(state: RaceState) -> Problem:
     found = Problem.NONE
     fixed = fixed_cards()
     stress_total = state.supply
+    heat, stress = heat_per_car(state), stress_per_deck(state)
     for car in state.cars:
         every = car.hand + car.deck + car.discard + car.played + car.flipped
         if any(c not in ALL_CARDS for c in every):
@@ -55,10 +58,10 @@ def _cards_problems(state: RaceState) -> Problem:
         counts = Counter(every)
         if Counter({c: n for c, n in counts.items() if c not in (HEAT, STRESS)}) != fixed:
             found |= Problem.CARD_COUNT
-        if counts[HEAT] + car.engine != state.track.heat + 1 or car.engine < 0:
+        if counts[HEAT] + car.engine != heat or car.engine < 0:
             found |= Problem.HEAT_COUNT
         stress_total += counts[STRESS]
-        if counts[STRESS] < state.track.stress:
+        if counts[STRESS] < stress:
             found |= Problem.STRESS_COUNT
         if car.hand != canonical(car.hand) or car.discard != canonical(car.discard):
             found |= Problem.NOT_CANONICAL

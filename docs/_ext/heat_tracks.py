@@ -21,6 +21,8 @@ CENTRE = SIZE / 2
 RADIUS = {1: 250.0, 2: 285.0}  # lane -> ring radius
 RACING = "#d62728"
 CORNER = "#1f4e9c"
+LEGEND = "#e6b800"
+SECTOR = ("#f4f4f4", "#e3ecf7")  # alternating sector shading
 
 
 def _angle(slot: float, spaces: int) -> float:
@@ -48,6 +50,7 @@ def track_svg(track: Track) -> str:
         f'<circle cx="{CENTRE}" cy="{CENTRE}" r="{(RADIUS[1] + RADIUS[2]) / 2}" fill="none" '
         f'stroke="#e6e6e6" stroke-width="{RADIUS[2] - RADIUS[1] + 26}"/>',
     ]
+    out += _sectors(track)
     # space boundaries and numbers
     for space in range(1, n + 1):
         a = _angle(space + 0.5, n)
@@ -91,6 +94,7 @@ def track_svg(track: Track) -> str:
                    f'<text x="{_fmt(bx)}" y="{_fmt(by)}" font-size="15" font-weight="bold" '
                    f'fill="white" text-anchor="middle" dominant-baseline="central">{limit}'
                    f'<title>corner {number} after space {space}: limit {limit}</title></text>')
+    out += _legend_lines(track)
     # finish line: after the last space
     a = _angle(n + 0.5, n)
     for i in range(6):
@@ -117,6 +121,8 @@ def track_svg(track: Track) -> str:
         (RACING, "racing-line spot / racing line"),
         ("white", "other spot (inner ring lane 1, outer ring lane 2)"),
         (CORNER, "corner line with its speed limit"),
+        (LEGEND, "Legend line (> chevron: aggressive Legends)"),
+        (SECTOR[1], "sector (weather module), shaded in turn"),
         ("#2ca02c", "grid spot, pole = 1"),
     ]
     for i, (colour, text) in enumerate(legend):
@@ -130,6 +136,54 @@ def track_svg(track: Track) -> str:
                f'fill="#555">clockwise from the finish line</text>')
     out.append("</svg>\n")
     return "\n".join(out)
+
+
+def _arc(radius: float, first: float, last: float, n: int) -> str:
+    """An SVG arc path along ``radius`` from slot ``first`` to slot ``last`` (clockwise)."""
+    a0, a1 = _angle(first, n), _angle(last, n)
+    x0, y0 = _point(radius, a0)
+    x1, y1 = _point(radius, a1)
+    large = 1 if (last - first) % n > n / 2 else 0
+    return (f"M {_fmt(x0)} {_fmt(y0)} A {radius} {radius} 0 {large} 1 "
+            f"{_fmt(x1)} {_fmt(y1)}")
+
+
+def _sectors(track: Track) -> list[str]:
+    """A shaded band per sector (from a corner line to the next one), under the spots."""
+    n = track.spaces_per_lap
+    out = []
+    for index in range(len(track.corners)):
+        first, last = track.sector_spaces(index)
+        colour = SECTOR[index % 2]
+        out.append(f'<path d="{_arc((RADIUS[1] + RADIUS[2]) / 2, first - 0.5, last + 0.5, n)}" '
+                   f'fill="none" stroke="{colour}" stroke-width="{RADIUS[2] - RADIUS[1] + 26}">'
+                   f"<title>sector after corner {index + 1}: spaces {first}-{last}</title>"
+                   "</path>")
+    return out
+
+
+def _legend_lines(track: Track) -> list[str]:
+    """Each corner's Legend line (dashed, yellow) and its aggressive-Legend chevrons."""
+    n = track.spaces_per_lap
+    out = []
+    for number, corner in enumerate(track.corners, start=1):
+        if not corner.legend_line:
+            continue
+        a = _angle(corner.legend_line + 0.5, n)
+        x1, y1 = _point(RADIUS[1] - 12, a)
+        x2, y2 = _point(RADIUS[2] + 12, a)
+        out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
+                   f'stroke="{LEGEND}" stroke-width="3" stroke-dasharray="5,3">'
+                   f"<title>Legend line of corner {number}, after space {corner.legend_line}"
+                   "</title></line>")
+        for k in range(corner.aggressive):
+            space = corner.after_space - k
+            cx, cy = _point(RADIUS[2] + 22, _angle(space, n))
+            out.append(f'<text x="{_fmt(cx)}" y="{_fmt(cy)}" font-size="14" font-weight="bold" '
+                       f'fill="{LEGEND}" text-anchor="middle" dominant-baseline="central">&gt;'
+                       f"<title>chevron of corner {number} on space {space}: an aggressive "
+                       "Legend starting here may cross one more corner line</title></text>")
+    return out
 
 
 def track_page(track: Track) -> str:
@@ -157,18 +211,24 @@ def track_page(track: Track) -> str:
         "",
         "Corners", "-------", "",
         ".. list-table::", "   :header-rows: 1", "",
-        "   * - Corner\n     - After space\n     - Speed limit\n     - Racing line after",
+        "   * - Corner\n     - After space\n     - Speed limit\n     - Racing line after"
+        "\n     - Legend line after\n     - Chevrons\n     - Sector (weather)",
     ]
     for number, corner in enumerate(track.corners, start=1):
+        first, last = track.sector_spaces(number - 1)
+        chevrons = (f"spaces {corner.after_space - corner.aggressive + 1}-{corner.after_space}"
+                    if corner.aggressive else "none")
         lines.append(f"   * - {number}\n     - {corner.after_space}\n     - {corner.limit}\n"
-                     f"     - lane {corner.racing_lane_after}")
+                     f"     - lane {corner.racing_lane_after}\n     - {corner.legend_line}\n"
+                     f"     - {chevrons}\n     - spaces {first}-{last}")
     lines += ["", "Grid", "----", "", ".. list-table::", "   :header-rows: 1", "",
               "   * - Grid spot\n     - Space\n     - Lane\n     - On the racing line"]
     for slot, (space, lane) in enumerate(track.grid, start=1):
         on = "yes" if track.racing_lane(space) == lane else "no"
         lines.append(f"   * - {slot}\n     - {space}\n     - {lane}\n     - {on}")
     lines += ["", "Rules: :rulebook:rule:`setup.spaces-and-spots`, "
-              ":rulebook:rule:`setup.grid`, :rulebook:rule:`setup.track-laps`.", ""]
+              ":rulebook:rule:`setup.grid`, :rulebook:rule:`setup.track-laps`; sectors: "
+              ":rulebook:rule:`road.placement`.", ""]
     if track.source:
         lines += [f"Data: ``spec/tracks/{track.id}.json`` (source: {track.source}).", ""]
     return "\n".join(lines)

@@ -680,6 +680,7 @@ def all_cases() -> list[JSON]:
     (``steered.*``), then the Z3 miner's witnesses (``mined.*``, mined in a subprocess
     while the others are built)."""
     from heatcore.conformance.heat_mined import MinedCases
+    from heatcore.conformance.heat_module_cases import weather_cases
     from heatcore.conformance.heat_steered import steered_cases
     from heatcore.track import load_track
 
@@ -693,6 +694,7 @@ def all_cases() -> list[JSON]:
         rejection_cases(builder)
         crafted_cases(builder)
         _hand_over_limit(builder)
+        weather_cases(builder.add)
         cases = builder.cases + steered_cases(binding)
     except BaseException:
         miner.cancel()

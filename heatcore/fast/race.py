@@ -36,7 +36,7 @@ from heatcore.cards import (
 )
 from heatcore.corners import spin_stress
 from heatcore.engine import check_action
-from heatcore.errors import IllegalAction
+from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import tables
 from heatcore.fast.tables import Hand
 from heatcore.react import COOLDOWN
@@ -92,8 +92,15 @@ class FastRace:
         "order", "phase", "ranking", "round", "shuffle", "speed", "spots", "stage",
         "start_position", "supply", "to_move", "track")
 
+    #: The modules this engine plays (none yet: follow-up, issue 15).
+    SUPPORTED_MODULES: tuple[str, ...] = ()
+
     def __init__(self, state: RaceState) -> None:
-        """Start from a reference state (taken as valid: see ``heatcore.validity``)."""
+        """Start from a reference state (taken as valid: see ``heatcore.validity``).
+        Raises UnsupportedModule for a state that plays a module (state unchanged)."""
+        for module in state.modules:
+            if module not in self.SUPPORTED_MODULES:
+                raise UnsupportedModule(module, "the fast engine")
         self.track: Track = state.track
         self.laps = state.laps
         self.finish = state.finish_position

@@ -3,14 +3,15 @@
 from dataclasses import replace
 
 from heatcore import engine
+from heatcore.actions import Slipstream
 from heatcore.conformance.mutants._serve import original, patch, serve_mutant
 
 _original = original(engine, "apply_slipstream")
 
 
-def _apply_slipstream(state, turn, take, events):  # type: ignore[no-untyped-def]
-    state = _original(state, turn, take, events)
-    if take and state.turn is not None:
+def _apply_slipstream(state, turn, action, events):  # type: ignore[no-untyped-def]
+    state = _original(state, turn, action, events)
+    if isinstance(action, Slipstream) and state.turn is not None:
         state = replace(state, turn=replace(state.turn, speed=state.turn.speed + 2))
     return state
 
