@@ -166,7 +166,7 @@ def test_a_finished_car_leaves_the_track_at_the_end_of_its_round() -> None:
 # ---------------------------------------------------------------- adrenaline and speed
 
 
-@pytest.mark.rules("adrenaline.count-fixed", "adrenaline.who")
+@pytest.mark.rules("adrenaline.count-fixed", "adrenaline.who", "ruling.adrenaline-order")
 @pytest.mark.parametrize("players", [5, 6])
 def test_two_cars_get_adrenaline_after_a_car_of_a_big_field_is_ranked(players: int) -> None:
     cars = [make_car(60 - 10 * i, hand=FILLER) for i in range(players)]
@@ -213,3 +213,64 @@ def test_two_full_spaces_send_the_car_back_to_the_first_free_spot() -> None:
     after, events = run(state, "P6 gear 2 play 4 4")
     assert after.cars[5].spot == (7, False)
     assert [e.get("speed") for e in kinds(events, "speed") if e.car == 5] == [8]
+
+
+# ---------------------------------------------------------------- one rule each, sharpened
+
+
+@pytest.mark.rules("round.sequence")
+def test_an_action_of_another_step_is_refused_by_round_sequence() -> None:
+    state = make_state(make_car(0, hand="1 H 2 2 3 3 4"), make_car(-9, hand=FILLER))
+    assert refused(state, "P1 end react") == "round.sequence"
+    assert refused(state, "P1 discard nothing") == "round.sequence"
+    state, _ = run(state, "P1 gear 1 play 1")
+    assert state.turn is not None and state.turn.stage.value == "react"
+    assert refused(state, "P1 gear 1 play 2") == "round.sequence"
+    assert refused(state, "P1 slipstream") == "round.sequence"
+
+
+@pytest.mark.rules("place.speed-unchanged", "corner.pay-heat")
+def test_a_blocked_car_checks_corners_with_its_full_speed() -> None:
+    # USA corner 1 lies after space 12 (limit 7): speed 9 aims at 14, which is full
+    blockers = [make_car(14, r, hand=STILL) for r in (True, False)]
+    me = make_car(5, gear=2, hand="4 U5 1 1 2 2 3")
+    state, events = run(make_state(*blockers, me), "P3 gear 2 play 4 U5", "P3 end react",
+                        "P3 no slipstream")
+    assert state.cars[2].spot == (13, True)
+    corner = next(e for e in kinds(events, "corner") if e.car == 2)
+    assert (corner.get("speed"), corner.get("heat")) == (9, 2)
+
+
+@pytest.mark.rules("slipstream.speed-unchanged", "corner.check")
+def test_a_slipstream_across_a_corner_is_checked_with_the_turns_speed() -> None:
+    # P2 stops on 11 behind P1 on 12 and slipstreams over USA corner 1 (after 12, limit 7)
+    state = make_state(make_car(12, hand=STILL), make_car(3, gear=2, hand="4 4 1 1 2 2 3"))
+    state, _ = run(state, "P2 gear 2 play 4 4", "P2 end react")
+    after, events = run(state, "P2 slipstream")
+    assert after.cars[1].position == 13
+    corner = next(e for e in kinds(events, "corner") if e.car == 1)
+    assert (corner.get("speed"), corner.get("heat")) == (8, 1)
+    assert after.cars[1].engine == state.cars[1].engine - 1
+
+
+@pytest.mark.rules("corner.after-finish-ignored")
+def test_a_corner_line_past_the_final_line_is_not_checked() -> None:
+    # USA, 2 laps: the final line follows 138 and corner 1 of a third lap would follow 150
+    state = make_state(make_car(135, gear=4, hand="4 4 4 U5 1 1 2", engine=0),
+                       make_car(-40, hand=FILLER))
+    after, events = run(state, "P1 gear 4 play 4 4 4 U5")
+    assert after.cars[0].position == 152 and kinds(events, "crossed-finish")
+    assert not [e for e in kinds(events, "corner") + kinds(events, "spun-out") if e.car == 0]
+    assert after.cars[0].gear == 4
+
+
+@pytest.mark.rules("ruling.hand-over-limit", "corner.spin")
+def test_stress_from_a_spin_may_take_the_hand_over_seven() -> None:
+    # great-britain: a corner of limit 6 follows space 25 (as in the seed's spin example)
+    car = make_car(25, gear=2, hand="4 4 1 1 2 2 3", engine=0)
+    car = replace(car, hand=tuple(sorted(car.hand + car.deck[:2])), deck=car.deck[2:])
+    state = make_state(car, make_car(-40, hand=FILLER), track="great-britain")
+    assert len(state.cars[0].hand) == 9
+    after, events = run(state, "P1 gear 2 play 4 4")
+    assert kinds(events, "spun-out")
+    assert len(after.cars[0].hand) == 8 and after.cars[0].hand.count("S") >= 1

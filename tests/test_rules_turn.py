@@ -290,7 +290,7 @@ def test_reshuffle_at_replenish_includes_the_cards_just_played() -> None:
     assert legal_actions(state) == ()
 
 
-@pytest.mark.rules("deck.reshuffle")
+@pytest.mark.rules("deck.reshuffle", "ruling.reshuffle-includes-played")
 def test_stress_flip_reshuffles_the_discard_but_never_the_cards_in_play() -> None:
     car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
     car = replace(car, deck=(), discard=canonical(car.deck))

@@ -681,6 +681,7 @@ def all_cases() -> list[JSON]:
     while the others are built)."""
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import weather_cases
+    from heatcore.conformance.heat_sharpened import sharpened_cases
     from heatcore.conformance.heat_steered import steered_cases
     from heatcore.track import load_track
 
@@ -691,6 +692,7 @@ def all_cases() -> list[JSON]:
         builder = Builder(binding)
         seed_examples(builder)
         race_cases(builder, lap_length)
+        sharpened_cases(builder, lap_length, lambda seed: _race(binding, seed))
         rejection_cases(builder)
         crafted_cases(builder)
         _hand_over_limit(builder)

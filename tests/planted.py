@@ -1,0 +1,717 @@
+"""Planted single-rule bugs: for every rule ID, an engine with that one rule broken.
+
+Each :class:`Planted` breaks one rule in-process with ``pytest.MonkeyPatch`` (cheap: no
+subprocess) and names the hand-written test, tagged with the rule, that must catch it
+(``tests/test_planted_bugs.py`` also runs the fixtures tagged with the rule against it).
+Several remove behaviour (a choice never offered, a step skipped), as a careful reviewer
+would plant them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from heatcore import (
+    cards,
+    cleanup,
+    engine,
+    observe,
+    placement,
+    planning,
+    react,
+    reveal,
+    rounds,
+    setup,
+    slipstream,
+    track,
+)
+from heatcore.actions import AdrenalineMove, Cooldown, Plan
+from heatcore.cards import HEAT, STRESS, canonical
+from heatcore.errors import IllegalAction
+from heatcore.events import event
+from heatcore.values import replace
+
+Patch = Callable[[pytest.MonkeyPatch], None]
+
+
+@dataclass(frozen=True)
+class Planted:
+    """One rule broken: what the bug does, how to plant it, and the tagged test that
+    catches it (``module::function`` and the arguments to call it with)."""
+
+    rule: str
+    what: str
+    plant: Patch
+    killer: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+def _wrap(module: Any, name: str, make: Callable[[Any], Any]) -> Patch:
+    """A patch replacing ``module.name`` with ``make(original)``."""
+    def plant(mp: pytest.MonkeyPatch) -> None:
+        mp.setattr(module, name, make(getattr(module, name)))
+    return plant
+
+
+def _both(*patches: Patch) -> Patch:
+    def plant(mp: pytest.MonkeyPatch) -> None:
+        for patch in patches:
+            patch(mp)
+    return plant
+
+
+def _set(module: Any, name: str, value: Any) -> Patch:
+    def plant(mp: pytest.MonkeyPatch) -> None:
+        mp.setattr(module, name, value)
+    return plant
+
+
+def _item(mapping: dict[Any, Any], key: Any, value: Any) -> Patch:
+    def plant(mp: pytest.MonkeyPatch) -> None:
+        mp.setitem(mapping, key, value)
+    return plant
+
+
+# ------------------------------------------------------------------ the bugs
+
+
+def _skip_sequence_checks(orig: Any) -> Any:
+    def check_action(state: Any, action: Any) -> None:
+        try:
+            orig(state, action)
+        except IllegalAction as error:
+            if error.rule != "round.sequence":
+                raise
+    return check_action
+
+
+
+
+def _free_gears_no_down(car: Any) -> tuple[int, ...]:
+    return tuple(g for g in (car.gear, car.gear + 1) if 1 <= g <= 4)
+
+
+
+
+def _apply_plan_downshift_free(orig: Any) -> Any:
+    def apply_plan(state: Any, plan: Any, events: Any) -> Any:
+        car = state.cars[plan.car]
+        if plan.gear == car.gear - 2:
+            lower = replace(car, gear=plan.gear + 1)
+            state = state.with_car(plan.car, lower)
+        return orig(state, plan, events)
+    return apply_plan
+
+
+def _reachable_three(car: Any) -> tuple[int, ...]:
+    extra = {g for g in (car.gear - 3, car.gear + 3) if 1 <= g <= 4} if car.engine >= 1 else set()
+    return tuple(sorted(set(planning.reachable_gears(car)) | extra))
+
+
+def _legal_plans_gear5(orig: Any) -> Any:
+    def legal_plans(state: Any, index: int) -> Any:
+        plans = orig(state, index)
+        car = state.cars[index]
+        if car.gear == 4 and len(planning.playable_in_hand(car)) >= 5:
+            plans.append(Plan(index, 5, canonical(planning.playable_in_hand(car)[:5])))
+        if car.gear == 1:
+            plans.append(Plan(index, 0, ()))
+        return plans
+    return legal_plans
+
+
+
+
+def _check_plan_lenient_count(orig: Any) -> Any:
+    def check_plan(state: Any, plan: Any) -> None:
+        try:
+            orig(state, plan)
+        except IllegalAction as error:
+            if error.rule != "play.card-count":
+                raise
+    return check_plan
+
+
+
+
+def _react_cooldown_twice(orig: Any) -> Any:
+    def react_choices(state: Any, turn: Any) -> Any:
+        out = orig(state, turn)
+        if turn.cooldown_used:
+            car = state.cars[turn.car]
+            n = min(react.COOLDOWN[car.gear], car.hand.count(HEAT))
+            out = [Cooldown(turn.car, k) for k in range(1, n + 1)] + out
+        return out
+    return react_choices
+
+
+def _check_react_lenient(orig: Any) -> Any:
+    def check_react(state: Any, turn: Any, action: Any) -> None:
+        try:
+            orig(state, turn, action)
+        except IllegalAction as error:
+            if error.rule != "react.any-order":
+                raise
+    return check_react
+
+
+def _boost_not_added(orig: Any) -> Any:
+    def flip_once(state: Any, turn: Any, events: Any) -> Any:
+        after = orig(state, turn, events)
+        if turn.stage.value == "boost" and after.turn is not None and \
+                after.turn.speed != turn.speed:
+            after = replace(after, turn=replace(after.turn, speed=turn.speed))
+        return after
+    return flip_once
+
+
+def _adrenaline_no_speed(orig: Any) -> Any:
+    def apply_react(state: Any, turn: Any, action: Any, events: Any) -> Any:
+        after = orig(state, turn, action, events)
+        if isinstance(action, AdrenalineMove) and after.turn is not None:
+            after = replace(after, turn=replace(after.turn, speed=turn.speed))
+        return after
+    return apply_react
+
+
+def _adrenaline_count_on_track(state: Any, car: int) -> bool:
+    count = rounds.adrenaline_count(len(state.order) + 0 * len(state.cars))
+    return state.order.index(car) >= len(state.order) - count
+
+
+def _adrenaline_to_first(state: Any, car: int) -> bool:
+    return state.order.index(car) < rounds.adrenaline_count(len(state.cars))
+
+
+
+
+def _no_slip_beside(state: Any, car: int) -> bool:
+    me = state.cars[car]
+    if me.position + slipstream.SLIPSTREAM_SPACES > state.finish_position:
+        return False
+    taken = placement.occupied(state, car)
+    return (me.position + 1, True) in taken or (me.position + 1, False) in taken
+
+
+def _slip_past_finish(state: Any, car: int) -> bool:
+    me = state.cars[car]
+    taken = placement.occupied(state, car)
+    return ((me.position, not me.racing_line) in taken or (me.position + 1, True) in taken
+            or (me.position + 1, False) in taken)
+
+
+def _slip_earlier_lap_forbidden(orig: Any) -> Any:
+    def can_slipstream(state: Any, car: int) -> bool:
+        me = state.cars[car]
+        lap = state.track.spaces_per_lap
+        if (me.position - 1) // lap != (me.position + 1) // lap:
+            return False
+        return bool(orig(state, car))
+    return can_slipstream
+
+
+def _slip_moves(spaces: int) -> Patch:
+    return _set(slipstream, "SLIPSTREAM_SPACES", spaces)
+
+
+def _slip_adds_speed(orig: Any) -> Any:
+    def apply_slipstream(state: Any, turn: Any, take: bool, events: Any) -> Any:
+        after = orig(state, turn, take, events)
+        if take and after.turn is not None:
+            after = replace(after, turn=replace(after.turn, speed=after.turn.speed + 2))
+        return after
+    return apply_slipstream
+
+
+def _place_outside_first(position: int, taken: set[Any]) -> Any:
+    while True:
+        if (position, False) not in taken:
+            return (position, False)
+        if (position, True) not in taken:
+            return (position, True)
+        position -= 1
+
+
+def _place_ahead_when_full(position: int, taken: set[Any]) -> Any:
+    while True:
+        if (position, True) not in taken:
+            return (position, True)
+        if (position, False) not in taken:
+            return (position, False)
+        position += 1
+
+
+def _move_one_short(orig: Any) -> Any:
+    def move_car(state: Any, car: int, spaces: int, why: str, events: Any, **changes: Any) -> Any:
+        return orig(state, car, spaces - 1 if why == "cards" else spaces, why, events, **changes)
+    return move_car
+
+
+def _move_zero_places(orig: Any) -> Any:
+    def move_car(state: Any, car: int, spaces: int, why: str, events: Any, **changes: Any) -> Any:
+        if spaces <= 0:
+            current = state.cars[car]
+            spot = placement.free_spot_from(current.position, placement.occupied(state, car))
+            state = state.with_car(car, replace(current, position=spot[0], racing_line=spot[1]))
+        return orig(state, car, spaces, why, events, **changes)
+    return move_car
+
+
+def _speed_lowered_when_blocked(orig: Any) -> Any:
+    def finish_flips(state: Any, turn: Any, events: Any) -> Any:
+        start = state.cars[turn.car].position
+        after = orig(state, turn, events)
+        moved = after.cars[turn.car].position - start
+        if after.turn is not None and 0 < moved < turn.to_move:
+            after = replace(after, turn=replace(after.turn, speed=after.turn.speed - (
+                turn.to_move - moved)))
+        return after
+    return finish_flips
+
+
+def _flip_keeps_first(orig: Any) -> Any:
+    def is_basic(card: str) -> bool:
+        return card in cards.BASIC_SET or card in ("U0", "U5")
+    return is_basic
+
+
+def _flip_no_basic_gives_one(orig: Any) -> Any:
+    def flip_once(state: Any, turn: Any, events: Any) -> Any:
+        after = orig(state, turn, events)
+        if events and events[-1].kind == "flip-found-nothing" and after.turn is not None:
+            after = replace(after, turn=replace(after.turn, speed=after.turn.speed + 1,
+                                                to_move=after.turn.to_move + 1))
+        return after
+    return flip_once
+
+
+def _one_corner(orig: Any) -> Any:
+    def corner_lines(self: Any, start: int, end: int, laps: int) -> Any:
+        return orig(self, start, end, laps)[:1]
+    return corner_lines
+
+
+def _corners_after_finish(orig: Any) -> Any:
+    def corner_lines(self: Any, start: int, end: int, laps: int) -> Any:
+        return orig(self, start, end, laps + 1)
+    return corner_lines
+
+
+def _pay_one_less(orig: Any) -> Any:
+    def check_corners(state: Any, turn: Any, events: Any) -> Any:
+        return orig(state, replace(turn, speed=turn.speed - 1), events)
+    return check_corners
+
+
+def _spin_keeps_gear(orig: Any) -> Any:
+    def check_corners(state: Any, turn: Any, events: Any) -> Any:
+        gear = state.cars[turn.car].gear
+        after = orig(state, turn, events)
+        if any(e.kind == "spun-out" for e in events):
+            after = after.with_car(turn.car, replace(after.cars[turn.car], gear=gear))
+        return after
+    return check_corners
+
+
+
+
+def _supply_unlimited(orig: Any) -> Any:
+    def check_corners(state: Any, turn: Any, events: Any) -> Any:
+        return orig(replace(state, supply=100), turn, events)
+    return check_corners
+
+
+def _stress_dropped_over_seven(orig: Any) -> Any:
+    def check_corners(state: Any, turn: Any, events: Any) -> Any:
+        after = orig(state, turn, events)
+        car = after.cars[turn.car]
+        while len(car.hand) > cards.HAND_SIZE and STRESS in car.hand:
+            hand = list(car.hand)
+            hand.remove(STRESS)
+            car = replace(car, hand=tuple(hand))
+        return after.with_car(turn.car, car)
+    return check_corners
+
+
+def _discard_stress_too(state: Any, car: int) -> tuple[str, ...]:
+    return tuple(c for c in state.cars[car].hand if c != HEAT)
+
+
+def _cleanup_keeps_flipped(orig: Any) -> Any:
+    def enter_replenish(state: Any, turn: Any, events: Any) -> Any:
+        car = state.cars[turn.car]
+        kept = car.flipped
+        after = orig(state, turn, events)
+        if kept:
+            now = after.cars[turn.car]
+            discard = list(now.discard)
+            for c in kept:
+                discard.remove(c)
+            after = after.with_car(turn.car, replace(now, discard=tuple(discard), flipped=kept))
+        return after
+    return enter_replenish
+
+
+def _draw_to_six(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(cleanup, "HAND_SIZE", 6)
+
+
+
+
+def _reshuffle_includes_play(orig: Any) -> Any:
+    def flip_once(state: Any, turn: Any, events: Any) -> Any:
+        after = orig(state, turn, events)
+        if after.shuffle == turn.car:
+            car = after.cars[turn.car]
+            car = replace(car, discard=canonical(car.discard + car.played + car.flipped),
+                          played=(), flipped=())
+            after = after.with_car(turn.car, car)
+        return after
+    return flip_once
+
+
+def _replenish_empty_crash(orig: Any) -> Any:
+    def draw(state: Any, turn: Any, events: Any) -> Any:
+        car = state.cars[turn.car]
+        if not car.deck and not car.discard and len(car.hand) < cards.HAND_SIZE \
+                and not state.has_finished(turn.car):
+            events.append(event("deck-empty", turn.car, discard=0))
+            return replace(state, shuffle=turn.car), False
+        return orig(state, turn, events)
+    return draw
+
+
+def _finished_car_draws(orig: Any) -> Any:
+    def draw(state: Any, turn: Any, events: Any) -> Any:
+        if state.has_finished(turn.car):
+            state = replace(state, laps=state.laps + 1)
+            after, done = orig(state, turn, events)
+            return replace(after, laps=after.laps - 1), done
+        return orig(state, turn, events)
+    return draw
+
+
+def _finish_one_later(orig: Any) -> Any:
+    def finish_position(self: Any, laps: int) -> int:
+        return int(orig(self, laps)) + 1
+    return finish_position
+
+
+def _rank_by_turn_order(state: Any, cars: Any) -> tuple[int, ...]:
+    return tuple(cars)
+
+
+def _end_round_keeps_finishers(orig: Any) -> Any:
+    def end_round(state: Any, events: Any) -> Any:
+        after = orig(state, events)
+        if after.phase.value == "plan" and after.ranking:
+            keep = tuple(i for i in state.order if i in after.ranking
+                         and i not in after.order)
+            after = replace(after, order=after.order + keep)
+        return after
+    return end_round
+
+
+def _cluttered_may_pay(orig: Any) -> Any:
+    def check_plan(state: Any, plan: Any) -> None:
+        try:
+            orig(state, plan)
+        except IllegalAction as error:
+            if error.rule != "ruling.cluttered-gear":
+                raise
+    return check_plan
+
+
+def _cluttered_by_current_gear(car: Any) -> bool:
+    return len(planning.playable_in_hand(car)) < car.gear
+
+
+def _cluttered_moves(orig: Any) -> Any:
+    def reveal_(state: Any, turn: Any, events: Any) -> Any:
+        car = state.cars[turn.car]
+        if HEAT in car.played:
+            played = tuple(c for c in car.played if c != HEAT)
+            state = state.with_car(turn.car, replace(car, played=played, discard=canonical(
+                car.discard + (HEAT,) * (len(car.played) - len(played)))))
+        return orig(state, turn, events)
+    return reveal_
+
+
+def _heat_playable(orig: Any) -> Any:
+    def check_plan(state: Any, plan: Any) -> None:
+        try:
+            orig(state, plan)
+        except IllegalAction as error:
+            if error.rule != "play.heat-not-playable":
+                raise
+    return check_plan
+
+
+def _u0_unplayable(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(planning, "PLAYABLE", frozenset(("1", "2", "3", "4", "U5", "S")))
+
+
+def _plan_pays_later(orig: Any) -> Any:
+    def apply_plan(state: Any, plan: Any, events: Any) -> Any:
+        after = orig(state, plan, events)
+        if any(e.kind == "paid-heat" for e in events):
+            car = after.cars[plan.car]
+            after = after.with_car(plan.car, replace(car, engine=car.engine + 1,
+                                                     discard=car.discard[:-1]))
+        return after
+    return apply_plan
+
+
+
+
+def _blocked_move_forbidden(orig: Any) -> Any:
+    def react_choices(state: Any, turn: Any) -> Any:
+        out = orig(state, turn)
+        me = state.cars[turn.car]
+        taken = placement.occupied(state, turn.car)
+        if (me.position + 1, True) in taken and (me.position + 1, False) in taken:
+            out = [a for a in out if not isinstance(a, AdrenalineMove)]
+        return out
+    return react_choices
+
+
+def _u0_refused(orig: Any) -> Any:
+    def check_plan(state: Any, plan: Any) -> None:
+        if "U0" in plan.cards:
+            raise IllegalAction("play.playable-cards", "U0 is not playable")
+        orig(state, plan)
+    return check_plan
+
+
+def _boost_free(orig: Any) -> Any:
+    def apply_react(state: Any, turn: Any, action: Any, events: Any) -> Any:
+        after = orig(state, turn, action, events)
+        if type(action).__name__ == "Boost":
+            car = after.cars[turn.car]
+            discard = list(car.discard)
+            discard.remove(HEAT)
+            after = after.with_car(turn.car, replace(car, engine=car.engine + 1,
+                                                     discard=tuple(discard)))
+        return after
+    return apply_react
+
+
+def _no_reshuffle_at_draw(orig: Any) -> Any:
+    def draw(state: Any, turn: Any, events: Any) -> Any:
+        after, done = orig(state, turn, events)
+        if after.shuffle is not None:
+            events.pop()
+            return replace(after, shuffle=None), True
+        return after, done
+    return draw
+
+
+def _ranked_cars_count(state: Any, car: int) -> bool:
+    return state.order.index(car) >= len(state.cars) - rounds.adrenaline_count(len(state.cars))
+
+
+def _cooldown(gear: int, value: int) -> Patch:
+    return _item(react.COOLDOWN, gear, value)
+
+
+# ------------------------------------------------------------------ the registry
+
+P = Planted
+PLANTED: tuple[Planted, ...] = (
+    P("round.sequence", "actions of another step are accepted",
+      _wrap(engine, "check_action", _skip_sequence_checks),
+      "test_rules_edges::test_an_action_of_another_step_is_refused_by_round_sequence"),
+    P("info.hidden", "a player sees every hand and deck",
+      _set(observe, "_revealed", lambda state, car: True),
+      "test_rules_setup::test_observation_hides_other_hands_and_every_deck"),
+    P("setup.track-laps", "the race always runs the board's laps",
+      _wrap(setup, "load_track", lambda orig: lambda t: replace(orig(t), laps=1)),
+      "test_rules_setup::test_laps_come_from_the_track_and_can_be_overridden"),
+    P("setup.spaces-and-spots", "the racing line of USA's first corner is read from lane 2",
+      _wrap(track.Track, "racing_lane", lambda orig: lambda self, space: 2),
+      "test_rules_setup::test_usa_data_matches_the_board"),
+    P("setup.deck", "the deck loses its starting-upgrade Heat",
+      _set(setup, "starting_deck", lambda stress: canonical(
+          [c for c in cards.starting_deck(stress) if c != HEAT])),
+      "test_rules_setup::test_each_car_starts_with_18_cards_six_heat_gear_1_and_seven_in_hand",
+      {"players": 2}),
+    P("setup.engine", "the engine starts with 5 Heat",
+      _wrap(setup, "load_track", lambda orig: lambda t: replace(orig(t), heat=5)),
+      "test_rules_setup::test_each_car_starts_with_18_cards_six_heat_gear_1_and_seven_in_hand",
+      {"players": 2}),
+    P("setup.gear", "cars start in 2nd gear",
+      _wrap(setup, "Car", lambda orig: lambda **kw: orig(**{**kw, "gear": 2})),
+      "test_rules_setup::test_each_car_starts_with_18_cards_six_heat_gear_1_and_seven_in_hand",
+      {"players": 2}),
+    P("setup.stress-supply", "the supply holds every Stress of the box",
+      _set(setup, "BOX_STRESS", 40),
+      "test_rules_setup::test_stress_supply_holds_the_box_less_the_decks", {"players": 2}),
+    P("setup.grid", "the grid order is reversed",
+      _wrap(track.Track, "grid_positions", lambda orig: lambda self: tuple(
+          reversed(orig(self)))),
+      "test_rules_setup::test_grid_order_places_cars_pole_first_and_is_round_one_order"),
+    P("setup.hand", "hands start with 6 cards", _set(setup, "HAND_SIZE", 6),
+      "test_rules_setup::test_each_car_starts_with_18_cards_six_heat_gear_1_and_seven_in_hand",
+      {"players": 2}),
+    P("gear.range", "gears 0 and 5 are offered", _wrap(engine, "legal_plans", _legal_plans_gear5),
+      "test_rules_planning::test_three_step_shift_and_gear_five_are_illegal"),
+    P("gear.shift.free", "no free downshift", _set(planning, "free_gears", _free_gears_no_down),
+      "test_rules_planning::test_free_shifts_are_stay_up_or_down_one_within_one_to_four"),
+    P("gear.shift.two-costs-heat", "a two-gear downshift is free",
+      _wrap(engine, "apply_plan", _apply_plan_downshift_free),
+      "test_rules_edges::test_a_two_gear_downshift_pays_one_heat", {"gear": 3, "down": 1}),
+    P("gear.shift.no-three", "a three-gear shift is offered",
+      _set(planning, "reachable_gears", _reachable_three),
+      "test_rules_planning::test_three_step_shift_and_gear_five_are_illegal"),
+    P("play.card-count", "a plan of one card too few is accepted",
+      _wrap(engine, "check_plan", _check_plan_lenient_count),
+      "test_rules_planning::test_exactly_as_many_cards_as_the_gear"),
+    P("play.playable-cards", "the 0 upgrade cannot be played",
+      _both(_u0_unplayable, _wrap(engine, "check_plan", _u0_refused)),
+      "test_rules_planning::test_stress_and_starting_upgrades_are_playable_and_count_zero_and_five"),
+    P("play.heat-not-playable", "Heat may be played beside a legal play",
+      _wrap(engine, "check_plan", _heat_playable),
+      "test_rules_planning::test_heat_cannot_be_played_while_a_legal_play_exists"),
+    P("play.cluttered", "a cluttered play moves its playable cards",
+      _both(_wrap(reveal, "reveal", _cluttered_moves), _wrap(engine, "reveal", _cluttered_moves)),
+      "test_rules_planning::test_cluttered_hand_plays_all_playable_cards_plus_heat_and_does_not_move"),
+    P("play.cluttered-only-when-forced", "clutter is judged at the current gear only",
+      _set(planning, "is_cluttered", _cluttered_by_current_gear),
+      "test_rules_planning::test_not_cluttered_when_a_two_step_downshift_allows_a_play"),
+    P("order.fixed-at-round-start", "the car furthest behind goes first",
+      _wrap(rounds, "standing", lambda orig: lambda state, cars: tuple(reversed(
+          orig(state, cars)))),
+      "test_rules_setup::test_grid_order_places_cars_pole_first_and_is_round_one_order"),
+    P("reveal.speed", "the 5 upgrade counts 4", _item(cards.VALUE, "U5", 4),
+      "test_race_checker::test_each_card_moves_the_car_its_printed_value", {"card": "U5"}),
+    P("reveal.stress-flip", "a Stress flip keeps the 0 and 5 upgrades",
+      _both(_wrap(reveal, "is_basic", _flip_keeps_first)),
+      "test_rules_turn::test_stress_flip_skips_heat_stress_and_the_zero_and_five_upgrades"),
+    P("move.exact", "the cards move one space short",
+      _both(_wrap(reveal, "move_car", _move_one_short)),
+      "test_rules_turn::test_car_moves_exactly_its_speed_past_other_cars_onto_the_racing_line"),
+    P("place.racing-line-first", "a car stops on the outside spot first",
+      _set(placement, "free_spot_from", _place_outside_first),
+      "test_rules_turn::test_car_moves_exactly_its_speed_past_other_cars_onto_the_racing_line"),
+    P("place.blocked", "a car blocked by a full space moves ahead of it",
+      _set(placement, "free_spot_from", _place_ahead_when_full),
+      "test_rules_edges::test_two_full_spaces_send_the_car_back_to_the_first_free_spot"),
+    P("place.speed-unchanged", "being blocked lowers the speed",
+      _both(_wrap(engine, "finish_flips", _speed_lowered_when_blocked)),
+      "test_rules_edges::test_a_blocked_car_checks_corners_with_its_full_speed"),
+    P("adrenaline.who", "adrenaline goes to the first car", _set(engine, "has_adrenaline",
+                                                                 _adrenaline_to_first),
+      "test_rules_turn::test_last_car_of_the_round_gets_adrenaline_and_its_plus_one_counts_for_speed"),
+    P("adrenaline.count-fixed", "the adrenaline count follows the cars still on the track",
+      _set(engine, "has_adrenaline", _adrenaline_count_on_track),
+      "test_rules_edges::test_two_cars_get_adrenaline_after_a_car_of_a_big_field_is_ranked",
+      {"players": 5}),
+    P("adrenaline.effects", "the adrenaline +1 moves but adds no speed",
+      _wrap(engine, "apply_react", _adrenaline_no_speed),
+      "test_rules_edges::test_adrenaline_gives_one_space_one_speed_and_one_cooldown_this_round_only"),
+    P("react.any-order", "the gear's cooldown may be used twice",
+      _both(_wrap(engine, "react_choices", _react_cooldown_twice),
+            _wrap(engine, "check_react", _check_react_lenient)),
+      "test_rules_edges::test_the_gears_cooldown_is_used_once"),
+    P("react.cooldown", "1st gear cools 2", _cooldown(1, 2),
+      "test_rules_turn::test_cooldown_by_gear_moves_heat_from_hand_to_engine",
+      {"gear": 1, "cooldown": 3}),
+    P("react.boost", "a boost pays no Heat", _wrap(engine, "apply_react", _boost_free),
+      "test_rules_turn::test_boost_pays_one_heat_flips_and_adds_to_speed_once_per_turn"),
+    P("speed.turn-total", "the boost's card moves the car but is not added to the speed",
+      _wrap(engine, "flip_once", _boost_not_added),
+      "test_rules_edges::test_corners_compare_the_cards_stress_boost_and_adrenaline_total"),
+    P("slipstream.eligible", "no slipstream beside a car",
+      _set(engine, "can_slipstream", _no_slip_beside),
+      "test_race_checker::test_slipstream_is_offered_beside_a_car"),
+    P("slipstream.move", "a slipstream moves 3 spaces", _slip_moves(3),
+      "test_rules_turn::test_slipstream_behind_a_car_adds_two_spaces_but_not_speed"),
+    P("slipstream.speed-unchanged", "a slipstream adds 2 to the speed",
+      _wrap(engine, "apply_slipstream", _slip_adds_speed),
+      "test_rules_edges::test_a_slipstream_across_a_corner_is_checked_with_the_turns_speed"),
+    P("slipstream.not-past-finish", "slipstream across the final line",
+      _set(engine, "can_slipstream", _slip_past_finish),
+      "test_rules_edges::test_slipstream_up_to_the_last_space_but_not_across_the_line"),
+    P("corner.check", "only the first corner line of a move is checked",
+      _wrap(track.Track, "corner_lines", _one_corner),
+      "test_rules_turn::test_two_corners_pay_in_order_and_spin_at_the_second_keeps_the_first_payment"),
+    P("corner.pay-heat", "a corner costs one Heat less than the excess",
+      _wrap(engine, "check_corners", _pay_one_less),
+      "test_rules_turn::test_seed_example_speed_8_over_a_limit_of_6_costs_2_heat"),
+    P("corner.spin", "a spin keeps the gear", _wrap(engine, "check_corners", _spin_keeps_gear),
+      "test_rules_turn::test_seed_example_spin_with_one_heat_in_second_gear"),
+    P("corner.after-finish-ignored", "corner lines after the final line count",
+      _wrap(track.Track, "corner_lines", _corners_after_finish),
+      "test_rules_edges::test_a_corner_line_past_the_final_line_is_not_checked"),
+    P("discard.optional", "Stress cards may be discarded",
+      _both(_set(cleanup, "discardable", _discard_stress_too),
+            _set(engine, "discardable", _discard_stress_too)),
+      "test_rules_turn::test_discard_any_cards_but_heat_and_stress"),
+    P("replenish.cleanup", "the basic cards found by flips stay in the play area",
+      _both(_wrap(engine, "enter_replenish", _cleanup_keeps_flipped),
+            _wrap(cleanup, "enter_replenish", _cleanup_keeps_flipped)),
+      "test_rules_turn::test_played_and_flipped_cards_go_to_discard_and_the_hand_is_refilled_to_7"),
+    P("replenish.draw", "the hand is refilled to 6", _draw_to_six,
+      "test_rules_turn::test_played_and_flipped_cards_go_to_discard_and_the_hand_is_refilled_to_7"),
+    P("deck.reshuffle", "drawing stops when the deck runs out instead of reshuffling",
+      _wrap(engine, "draw_to_hand_size", _no_reshuffle_at_draw),
+      "test_rules_turn::test_reshuffle_at_replenish_includes_the_cards_just_played"),
+    P("finish.line", "the finish line lies one space further",
+      _wrap(track.Track, "finish_position", _finish_one_later),
+      "test_rules_edges::test_stopping_exactly_on_the_last_space_does_not_finish"),
+    P("finish.ranking", "finishers are ranked in turn order",
+      _set(rounds, "standing", _rank_by_turn_order),
+      "test_rules_turn::test_later_mover_that_ends_further_ahead_wins"),
+    P("finish.removed", "finished cars stay in the turn order",
+      _wrap(engine, "end_round", _end_round_keeps_finishers),
+      "test_rules_edges::test_a_finished_car_leaves_the_track_at_the_end_of_its_round"),
+    P("example.opening-turn", "a free shift costs one Heat",
+      _wrap(engine, "apply_plan", lambda orig: lambda state, plan, events: orig(
+          state.with_car(plan.car, replace(state.cars[plan.car], engine=state.cars[
+              plan.car].engine - (plan.gear != state.cars[plan.car].gear))), plan, events)),
+      "test_rules_turn::test_seed_example_opening_turn_3_and_2_in_second_gear"),
+    P("example.second-turn", "2nd gear cools nothing", _cooldown(2, 0),
+      "test_rules_turn::test_seed_example_second_turn_1_and_2_cooling_the_starting_heat"),
+    P("ruling.flip-no-basic", "a flip with no basic card left adds 1",
+      _wrap(engine, "flip_once", _flip_no_basic_gives_one),
+      "test_rulings::test_a_flip_with_no_basic_card_left_finds_nothing_and_moves_no_card"),
+    P("ruling.stress-supply", "the supply never runs out",
+      _wrap(engine, "check_corners", _supply_unlimited),
+      "test_rulings::test_a_spin_takes_only_what_the_stress_supply_still_holds"),
+    P("ruling.replenish-empty", "an empty deck and discard pile ask for a shuffle",
+      _both(_wrap(engine, "draw_to_hand_size", _replenish_empty_crash),
+            _wrap(cleanup, "draw_to_hand_size", _replenish_empty_crash)),
+      "test_rulings::test_draw_stops_short_when_nothing_is_left_and_never_over_seven"),
+    P("ruling.cluttered-gear", "a cluttered hand may take the paid two-gear shift",
+      _wrap(engine, "check_plan", _cluttered_may_pay),
+      "test_rules_planning::test_cluttered_hand_plays_all_playable_cards_plus_heat_and_does_not_move"),
+    P("ruling.slipstream-earlier-lap", "no slipstream across the line on an earlier lap",
+      _wrap(engine, "can_slipstream", _slip_earlier_lap_forbidden),
+      "test_rules_turn::test_slipstream_never_crosses_the_final_finish_line"),
+    P("ruling.zero-move", "a move of 0 applies placement",
+      _both(_wrap(reveal, "move_car", _move_zero_places)),
+      "test_rulings::test_a_move_of_zero_leaves_the_car_on_its_spot"),
+    P("ruling.blocked-extra-move", "a fully blocked adrenaline move is not offered",
+      _wrap(engine, "react_choices", _blocked_move_forbidden),
+      "test_rulings::test_blocked_adrenaline_move_is_legal_and_still_adds_one_speed"),
+    P("ruling.finished-car-turn", "a finished car draws",
+      _wrap(engine, "draw_to_hand_size", _finished_car_draws),
+      "test_rulings::test_a_finished_car_reacts_but_skips_slipstream_discard_and_draw"),
+    P("ruling.simultaneous-planning", "the two-gear shift is paid only later",
+      _wrap(engine, "apply_plan", _plan_pays_later),
+      "test_rulings::test_two_step_shift_heat_is_paid_when_the_plan_is_taken"),
+    P("ruling.hand-over-limit", "Stress over 7 cards is dropped",
+      _wrap(engine, "check_corners", _stress_dropped_over_seven),
+      "test_rules_edges::test_stress_from_a_spin_may_take_the_hand_over_seven"),
+    P("ruling.reshuffle-includes-played", "a flip's reshuffle takes the play area too",
+      _wrap(engine, "flip_once", _reshuffle_includes_play),
+      "test_rules_turn::test_stress_flip_reshuffles_the_discard_but_never_the_cards_in_play"),
+    P("ruling.adrenaline-order", "ranked cars still take the last places of the order",
+      _set(engine, "has_adrenaline", _ranked_cars_count),
+      "test_rules_edges::test_two_cars_get_adrenaline_after_a_car_of_a_big_field_is_ranked",
+      {"players": 6}),
+)

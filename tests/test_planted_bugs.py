@@ -1,0 +1,124 @@
+"""The control matrix: for every rule ID a planted single-rule bug (``tests/planted.py``) that a
+test tagged with the rule and a fixture tagged with it both catch. Each bug is planted
+in-process with ``MonkeyPatch`` for the length of one check."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from planted import PLANTED, Planted
+
+from heatcore.conformance.binding import JSON
+from heatcore.conformance.fixtures import fixtures_dir, load_cases, run_case
+from heatcore.conformance.heat import HeatBinding
+from heatcore.registry import ruleset
+
+#: Rules whose planted bug no fixture can catch, and why (the fixture format starts from a
+#: state, after setup, and has no observation request).
+_SETUP = ("the fixture format starts from a state, after setup: a bug in setting up the race "
+          "changes no step of any fixture (the harness's seeded races from a setup catch it)")
+NO_FIXTURE: dict[str, str] = {
+    **{rule: _SETUP for rule in ("setup.track-laps", "setup.spaces-and-spots", "setup.deck",
+                                 "setup.engine", "setup.gear", "setup.stress-supply",
+                                 "setup.grid", "setup.hand")},
+    "info.hidden": "fixtures compare whole states, hidden cards included; what a player sees "
+                   "(heatcore.observe) is not part of the protocol",
+    "ruling.replenish-empty": "the case cannot arise in the core race (a hand is short only "
+                              "when deck and discard are both empty, proved impossible by "
+                              "deck-integrity), and fixtures hold reachable states only",
+}
+
+
+@cache
+def cases_of(rule: str) -> tuple[JSON, ...]:
+    """The corpus cases tagged with ``rule`` (as a rule or a ruling)."""
+    return tuple(c for c in load_cases(fixtures_dir()) if rule in c["rules"] + c["rulings"])
+
+
+def killer_of(bug: Planted) -> Callable[[], None]:
+    """The killer test as a call with its arguments (``monkeypatch``, ``tmp_path`` given)."""
+    module_name, _, name = bug.killer.partition("::")
+    func = getattr(importlib.import_module(module_name), name)
+
+    def call() -> None:
+        args = dict(bug.args)
+        params = inspect.signature(func).parameters
+        with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as tmp:
+            if "monkeypatch" in params:
+                args["monkeypatch"] = mp
+            if "tmp_path" in params:
+                args["tmp_path"] = Path(tmp)
+            func(**args)
+    return call
+
+
+def tags_of(bug: Planted) -> set[str]:
+    module_name, _, name = bug.killer.partition("::")
+    func = getattr(importlib.import_module(module_name), name)
+    return {rule for mark in getattr(func, "pytestmark", []) if mark.name == "rules"
+            for rule in mark.args}
+
+
+def caught_by_test(bug: Planted) -> bool:
+    """Whether the killer test fails with the bug planted (it must pass without it)."""
+    call = killer_of(bug)
+    call()
+    with pytest.MonkeyPatch.context() as mp:
+        bug.plant(mp)
+        try:
+            call()
+        except (Exception, pytest.fail.Exception):  # any failure counts
+            return True
+    return False
+
+
+def fixtures_catching(bug: Planted, first: bool = True) -> list[str]:
+    """Ids of the rule's fixtures that fail with the bug planted (the first only, unless
+    ``first`` is False)."""
+    binding = HeatBinding()
+    found = []
+    with pytest.MonkeyPatch.context() as mp:
+        bug.plant(mp)
+        for case in cases_of(bug.rule):
+            try:
+                failed = run_case(binding, case) is not None
+            except Exception:  # a crash of the broken engine fails the case
+                failed = True
+            if failed:
+                found.append(str(case["id"]))
+                if first:
+                    break
+    return found
+
+
+def test_every_rule_has_a_planted_bug() -> None:
+    planted = {bug.rule for bug in PLANTED}
+    assert not [r for r in ruleset().rule_ids if r not in planted]
+    assert planted <= set(ruleset().rule_ids)
+
+
+@pytest.mark.parametrize("bug", PLANTED, ids=lambda b: b.rule)
+def test_the_planted_bug_is_caught_by_a_test_tagged_with_its_rule(bug: Planted) -> None:
+    assert bug.rule in tags_of(bug), f"{bug.killer} is not tagged {bug.rule}"
+    assert caught_by_test(bug), f"{bug.killer} passes with '{bug.what}' planted"
+
+
+@pytest.mark.parametrize("bug", PLANTED, ids=lambda b: b.rule)
+def test_the_planted_bug_is_caught_by_a_fixture_tagged_with_its_rule(bug: Planted) -> None:
+    if bug.rule in NO_FIXTURE:
+        pytest.skip(NO_FIXTURE[bug.rule])
+    assert cases_of(bug.rule), f"no fixture is tagged {bug.rule}"
+    assert fixtures_catching(bug), f"no fixture tagged {bug.rule} fails with '{bug.what}'"
+
+
+def matrix() -> list[dict[str, Any]]:
+    """Every planted bug with its killer verdict and the fixtures that catch it."""
+    return [{"rule": b.rule, "bug": b.what, "test": caught_by_test(b),
+             "fixtures": fixtures_catching(b, first=False)} for b in PLANTED]
