@@ -195,3 +195,16 @@ def test_the_model_imports_nothing_of_the_engine() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 assert node.module not in ENGINE_MODULES, f"{path.name} imports {node.module}"
+
+
+@pytest.mark.rules("reveal.speed", "move.exact", "place.blocked", "corner.pay-heat",
+                   "corner.spin", "slipstream.eligible", "react.cooldown", "react.boost",
+                   "adrenaline.who", "replenish.draw", "deck.reshuffle", "finish.ranking")
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_fast_engine_races_follow_the_rules(players: int) -> None:
+    for seed in range(2):
+        rng = random.Random(100 * players + seed)
+        track = ("usa", "italia", "france", "great-britain")[(players + seed) % 4]
+        checker, final = check_fast_race(random_setup(track, players, rng, laps=1),
+                                         random_policy, rng)
+        assert final.is_over() and checker.steps > 50

@@ -1,0 +1,238 @@
+"""Run cosmic-ray sessions and report their mutation score (see the package docstring)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from heatcore.files import write_atomic
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SESSIONS = ("reference", "fast")
+SCRATCH = Path("/tmp/heatcore-mutation")
+RESULTS = HERE / "results.json"
+PAGE = ROOT / "docs" / "guides" / "mutation.rst"
+_FAILED = re.compile(r"^FAILED (\S+?)(?: - |$)", re.MULTILINE)
+
+
+def scratch(name: str) -> Path:
+    """The scratch copy of the repository a session mutates."""
+    return SCRATCH / name
+
+
+def run(name: str) -> int:
+    """Copy the repository, make the session if new, and execute the pending mutants."""
+    where = scratch(name)
+    config = f"benchmarks/mutation/{name}.toml"
+    db = where / f"{name}.sqlite"
+    if not db.exists():
+        shutil.rmtree(where, ignore_errors=True)
+        where.mkdir(parents=True)
+        files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.split()
+        for rel in files:
+            target = where / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if (ROOT / rel).is_file():
+                shutil.copy2(ROOT / rel, target)
+        for step in (["cosmic-ray", "init", config, db.name],
+                     ["cr-filter-operators", db.name, config],
+                     ["cosmic-ray", "baseline", config]):
+            print(" ".join(step), flush=True)
+            subprocess.run(step, cwd=where, check=True)
+    proc = subprocess.Popen(["cosmic-ray", "exec", config, db.name], cwd=where)
+    while proc.poll() is None:
+        time.sleep(30)
+        done, total = _progress(db)
+        print(f"{name}: {done}/{total} mutants done", flush=True)
+    return proc.returncode or 0
+
+
+def _progress(db: Path) -> tuple[int, int]:
+    jobs = _jobs(db)
+    return sum(1 for _, res in jobs if res), len(jobs)
+
+
+def _jobs(db: Path) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    out = subprocess.run(["cosmic-ray", "dump", str(db)], capture_output=True, text=True,
+                         check=True).stdout
+    return [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]  # type: ignore[misc]
+
+
+def retest(name: str) -> int:
+    """Run every survivor again against the repository's current tests and test command
+    (the session may have been made before tests were added): each mutation is applied
+    to the scratch copy with ``cosmic-ray apply``, tested, and undone. The outcomes go to
+    ``retest.json`` in the scratch folder, which :func:`report` prefers."""
+    where = scratch(name)
+    config = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))["cosmic-ray"]
+    for folder in ("tests", "spec", "heatcore"):
+        shutil.copytree(ROOT / folder, where / folder, dirs_exist_ok=True)
+    path = where / "retest.json"
+    done: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    survivors = [item["mutations"][0] for item, res in _jobs(where / f"{name}.sqlite")
+                 if res and res.get("test_outcome") == "survived"]
+    for count, mutation in enumerate(survivors, start=1):
+        key = _key(mutation)
+        if key in done:
+            continue
+        module = where / mutation["module_path"]
+        original = module.read_bytes()
+        try:
+            subprocess.run(["cosmic-ray", "apply", mutation["module_path"],
+                            mutation["operator_name"], str(mutation["occurrence"])],
+                           cwd=where, check=True, capture_output=True)
+            test = subprocess.run(config["test-command"].split(), cwd=where, text=True,
+                                  capture_output=True, timeout=float(config["timeout"]) * 5)
+            outcome = "survived" if test.returncode == 0 else "killed"
+            done[key] = {"test_outcome": outcome, "output": test.stdout[-3000:]}
+        finally:
+            module.write_bytes(original)
+        write_atomic(path, json.dumps(done, indent=1) + "\n")
+        print(f"{name}: retested {count}/{len(survivors)}: {key} {done[key]['test_outcome']}",
+              flush=True)
+    return 0
+
+
+def _rule_tests() -> set[str]:
+    """``file.py::name`` of every test tagged with rule IDs."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from rule_marks import rule_marks
+
+    return {test for tests in rule_marks().values() for test in tests}
+
+
+def _key(mutation: dict[str, Any]) -> str:
+    line, col = mutation["start_pos"]
+    return (f"{mutation['module_path']}:{line}:{col} {mutation['operator_name']}"
+            f" #{mutation['occurrence']}")
+
+
+def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[str],
+              ) -> dict[str, Any]:
+    """The session's figures, killers and survivors."""
+    counts: Counter[str] = Counter()
+    killers: Counter[str] = Counter()
+    survivors, explained, pending, by_other = [], [], 0, []
+    again_path = db.parent / "retest.json"
+    again = json.loads(again_path.read_text()) if again_path.exists() else {}
+    for item, res in _jobs(db):
+        mutation = item["mutations"][0]
+        key = _key(mutation)
+        if res is not None and res.get("test_outcome") == "survived" and key in again:
+            res = again[key]
+        if res is None:
+            pending += 1
+            continue
+        outcome = res.get("test_outcome") or res.get("worker_outcome")
+        if res.get("worker_outcome") == "skipped":
+            counts["filtered"] += 1
+            continue
+        where = f"{mutation['module_path']}:{mutation['start_pos'][0]} " \
+                f"({mutation.get('definition_name') or '-'})"
+        if outcome == "killed":
+            failed = _FAILED.findall(res.get("output") or "")
+            test = failed[0].split("[")[0] if failed else "(no test named: crash or timeout)"
+            short = test.removeprefix("tests/")
+            if short in rule_tests:
+                counts["killed by a rule test"] += 1
+                killers[short] += 1
+            else:
+                counts["killed by another test"] += 1
+                by_other.append({"mutant": key, "where": where, "test": test})
+        elif outcome == "survived":
+            if key in equivalent:
+                counts["equivalent"] += 1
+                explained.append({"mutant": key, "where": where, "reason": equivalent[key]})
+            else:
+                counts["survived"] += 1
+                survivors.append({"mutant": key, "where": where})
+        else:
+            counts[str(outcome)] += 1
+    scored = sum(counts.values()) - counts["filtered"] - counts["equivalent"]
+    score = counts["killed by a rule test"] / scored if scored else 0.0
+    return {"session": name, "counts": dict(counts), "pending": pending,
+            "score": round(score, 4), "killers": dict(killers.most_common()),
+            "survivors": survivors, "equivalent": explained, "killed_by_other": by_other}
+
+
+def report(sessions: list[str]) -> int:
+    """Write results.json and the docs page from the sessions found in the scratch folder."""
+    equivalent = {k: str(v) for k, v in tomllib.loads(
+        (HERE / "equivalent.toml").read_text(encoding="utf-8")).items()}
+    rule_tests = _rule_tests()
+    results = []
+    for name in sessions:
+        db = scratch(name) / f"{name}.sqlite"
+        if not db.exists():
+            print(f"{name}: no session at {db} (run it first)")
+            continue
+        summary = summarize(name, db, equivalent, rule_tests)
+        results.append(summary)
+        counts = summary["counts"]
+        print(f"{name}: score {summary['score']:.1%} killed by rule tests; {counts};"
+              f" {summary['pending']} pending")
+        for survivor in summary["survivors"]:
+            print(f"  survived: {survivor['mutant']} in {survivor['where']}")
+    write_atomic(RESULTS, json.dumps({"sessions": results}, indent=1) + "\n")
+    write_atomic(PAGE, render(results))
+    print(f"wrote {RESULTS.relative_to(ROOT)} and {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+def render(results: list[dict[str, Any]]) -> str:
+    """The docs page: score, survivors and equivalent mutants of each session."""
+    lines = ["Mutation score", "==============", "",
+             "Generated by ``python3 -m benchmarks.mutation report`` from the cosmic-ray "
+             "sessions of ``benchmarks/mutation`` (do not edit). A mutant is one small "
+             "change to a rules module (an operator, a number, a comparison, a condition "
+             "negated). The score counts the mutants that a test tagged with rule IDs "
+             "killed (``pytest -x``: the first test to fail is named), out of every mutant "
+             "run less those explained as equivalent (they change no behaviour). Golden "
+             "files and fast-versus-reference comparisons are not in the test commands, so "
+             "they kill nothing here.", ""]
+    for s in results:
+        title = f"Session ``{s['session']}``"
+        lines += [title, "-" * len(title), "",
+                  f"Score: **{s['score']:.1%}** killed by rule tests.", ""]
+        for k, v in sorted(s["counts"].items()):
+            lines.append(f"- {k}: {v}")
+        if s["pending"]:
+            lines.append(f"- not run yet (the session did not finish): {s['pending']}")
+        lines += ["", "Tests that killed the most mutants:", ""]
+        for test, n in list(s["killers"].items())[:10]:
+            lines.append(f"- ``{test}``: {n}")
+        lines += ["", f"Survivors ({len(s['survivors'])}):", ""]
+        lines += [f"- ``{v['mutant']}`` in {v['where']}" for v in s["survivors"]] or ["- none"]
+        lines += ["", f"Equivalent mutants ({len(s['equivalent'])}):", ""]
+        lines += [f"- ``{v['mutant']}`` in {v['where']}: {v['reason']}"
+                  for v in s["equivalent"]] or ["- none"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """``run NAME`` or ``report``."""
+    parser = argparse.ArgumentParser(prog="python3 -m benchmarks.mutation")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run_p = sub.add_parser("run", help="execute a cosmic-ray session")
+    run_p.add_argument("session", choices=SESSIONS)
+    again = sub.add_parser("retest", help="test the survivors again with today's tests")
+    again.add_argument("session", choices=SESSIONS)
+    sub.add_parser("report", help="write results.json and the docs page")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return run(args.session)
+    if args.command == "retest":
+        return retest(args.session)
+    return report(list(SESSIONS))
