@@ -28,6 +28,7 @@ from heatcore import (
     setup,
     slipstream,
     track,
+    weather,
 )
 from heatcore.actions import AdrenalineMove, Cooldown, Plan
 from heatcore.cards import HEAT, STRESS, canonical
@@ -535,7 +536,7 @@ PLANTED: tuple[Planted, ...] = (
       _wrap(track.Track, "racing_lane", lambda orig: lambda self, space: 2),
       "test_rules_setup::test_usa_data_matches_the_board"),
     P("setup.deck", "the deck loses its starting-upgrade Heat",
-      _set(setup, "starting_deck", lambda stress: canonical(
+      _set(weather, "starting_deck", lambda stress: canonical(
           [c for c in cards.starting_deck(stress) if c != HEAT])),
       "test_rules_setup::test_each_car_starts_with_18_cards_six_heat_gear_1_and_seven_in_hand",
       {"players": 2}),

@@ -86,6 +86,9 @@ class RaceModel:
     hold the events of the last step and, per (car, field), the rules that changed it."""
 
     def __init__(self, state: RaceState) -> None:
+        if state.modules:
+            raise ValueError(f"the model knows the core race only, not the modules "
+                             f"{', '.join(state.modules)}")
         self.board = Board(printed_track(state.track.id), state.laps)
         self.cars = [MCar(c.position, c.racing_line, c.gear, c.engine, Counter(c.hand),
                           list(c.deck), Counter(c.discard), tuple(c.played), list(c.flipped))
