@@ -208,3 +208,16 @@ def test_fast_engine_races_follow_the_rules(players: int) -> None:
         checker, final = check_fast_race(random_setup(track, players, rng, laps=1),
                                          random_policy, rng)
         assert final.is_over() and checker.steps > 50
+
+
+@pytest.mark.rules("reveal.speed", "move.exact", "place.blocked", "corner.pay-heat",
+                   "corner.spin", "slipstream.eligible", "react.cooldown", "react.boost",
+                   "adrenaline.who", "replenish.draw", "deck.reshuffle", "finish.ranking")
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_reference_engine_races_follow_the_rules(players: int) -> None:
+    for seed in range(2):
+        rng = random.Random(200 * players + seed)
+        track = ("usa", "italia", "france", "great-britain")[(players + seed) % 4]
+        checker, final, _ = check_race(random_setup(track, players, rng, laps=1),
+                                       random_policy, rng)
+        assert final.is_over() and checker.steps > 50

@@ -274,3 +274,11 @@ def test_stress_from_a_spin_may_take_the_hand_over_seven() -> None:
     after, events = run(state, "P1 gear 2 play 4 4")
     assert kinds(events, "spun-out")
     assert len(after.cars[0].hand) == 8 and after.cars[0].hand.count("S") >= 1
+
+
+@pytest.mark.rules("react.cooldown")
+def test_first_gear_cools_three_even_with_four_heat_in_hand() -> None:
+    state = react_state("1 H H H H 2 3", engine=3)
+    offered = [a for a in map(str, legal_actions(state)) if a.startswith("P2 cooldown")]
+    assert offered == ["P2 cooldown 1", "P2 cooldown 2", "P2 cooldown 3"]
+    assert refused(state, "P2 cooldown 4") == "react.cooldown"

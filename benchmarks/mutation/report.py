@@ -76,8 +76,18 @@ def retest(name: str) -> int:
     ``retest.json`` in the scratch folder, which :func:`report` prefers."""
     where = scratch(name)
     config = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))["cosmic-ray"]
-    for folder in ("tests", "spec", "heatcore"):
-        shutil.copytree(ROOT / folder, where / folder, dirs_exist_ok=True)
+    # today's tests and the checker they use; the mutated modules stay as the session made
+    # them (a mutant is a position in that code)
+    shutil.copytree(ROOT / "tests", where / "tests", dirs_exist_ok=True)
+    shutil.copytree(ROOT / "heatcore" / "oracle", where / "heatcore" / "oracle",
+                    dirs_exist_ok=True)
+    for rel in ("heatcore/race_checker.py", "spec/cards.toml"):
+        shutil.copy2(ROOT / rel, where / rel)
+    command = config["test-command"].split()
+    base = subprocess.run(command, cwd=where, text=True, capture_output=True)
+    if base.returncode != 0:
+        print(f"{name}: today's tests fail on the session's code:\n{base.stdout[-2000:]}")
+        return 1
     path = where / "retest.json"
     done: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     survivors = [item["mutations"][0] for item, res in _jobs(where / f"{name}.sqlite")
@@ -92,7 +102,7 @@ def retest(name: str) -> int:
             subprocess.run(["cosmic-ray", "apply", mutation["module_path"],
                             mutation["operator_name"], str(mutation["occurrence"])],
                            cwd=where, check=True, capture_output=True)
-            test = subprocess.run(config["test-command"].split(), cwd=where, text=True,
+            test = subprocess.run(command, cwd=where, text=True,
                                   capture_output=True, timeout=float(config["timeout"]) * 5)
             outcome = "survived" if test.returncode == 0 else "killed"
             done[key] = {"test_outcome": outcome, "output": test.stdout[-3000:]}
