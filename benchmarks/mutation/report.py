@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -19,7 +20,7 @@ from heatcore.files import write_atomic
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SESSIONS = ("reference", "fast")
-SCRATCH = Path("/tmp/heatcore-mutation")
+SCRATCH = Path(os.environ.get("HEATCORE_MUTATION_SCRATCH", "/tmp/heatcore-mutation"))
 RESULTS = HERE / "results.json"
 PAGE = ROOT / "docs" / "guides" / "mutation.rst"
 _FAILED = re.compile(r"^FAILED (\S+?)(?: - |$)", re.MULTILINE)
