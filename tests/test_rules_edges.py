@@ -282,3 +282,48 @@ def test_first_gear_cools_three_even_with_four_heat_in_hand() -> None:
     offered = [a for a in map(str, legal_actions(state)) if a.startswith("P2 cooldown")]
     assert offered == ["P2 cooldown 1", "P2 cooldown 2", "P2 cooldown 3"]
     assert refused(state, "P2 cooldown 4") == "react.cooldown"
+
+
+@pytest.mark.rules("setup.stress-supply", "ruling.stress-supply")
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_supply_is_the_boxs_37_stress_less_three_per_deck(players: int) -> None:
+    import random
+
+    from heatcore import random_setup, start_race
+
+    state, _ = start_race(random_setup("usa", players, random.Random(players)))
+    assert state.supply == 37 - 3 * players  # the box holds 37 Stress cards
+
+
+@pytest.mark.rules("deck.reshuffle")
+def test_a_shuffle_of_another_car_or_other_cards_is_refused_by_deck_reshuffle() -> None:
+    from heatcore.actions import Shuffle
+
+    car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
+    car = replace(car, deck=(), discard=car.deck)
+    for other in (make_car(-40, hand=FILLER), make_car(40, hand=FILLER)):
+        state, _ = run(make_state(car, other), "P1 gear 2 play 4 S")
+        assert state.shuffle == 0
+        pool = state.cars[0].deck + state.cars[0].discard
+        wrong_car = Shuffle(1, state.cars[1].deck + state.cars[1].discard)
+        for action in (wrong_car, Shuffle(0, pool[1:]), Shuffle(0, (*pool, "1"))):
+            with pytest.raises(IllegalAction) as err:
+                apply(state, action)
+            assert err.value.rule == "deck.reshuffle"
+
+
+@pytest.mark.rules("play.card-count", "discard.optional")
+def test_cards_out_of_the_canonical_order_are_refused_by_the_rule_of_the_step() -> None:
+    from heatcore.actions import Discard, Plan
+
+    state = make_state(make_car(0, gear=2, hand="1 2 S U5 U0 4 4"), make_car(-9, hand=FILLER))
+    for cards in (("S", "U5"), ("U5", "4")):
+        with pytest.raises(IllegalAction) as err:
+            apply(state, Plan(0, 2, cards))
+        assert err.value.rule == "play.card-count"
+    state, _ = run(state, "P1 gear 2 play 1 2", "P1 end react")
+    assert state.turn is not None and state.turn.stage.value == "discard"
+    for cards in (("U5", "4"), ("U0", "4")):
+        with pytest.raises(IllegalAction) as err:
+            apply(state, Discard(0, cards))
+        assert err.value.rule == "discard.optional"

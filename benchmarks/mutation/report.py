@@ -95,7 +95,7 @@ def retest(name: str) -> int:
                  if res and res.get("test_outcome") == "survived"]
     for count, mutation in enumerate(survivors, start=1):
         key = _key(mutation)
-        if key in done:
+        if done.get(key, {}).get("test_outcome") == "killed":
             continue
         module = where / mutation["module_path"]
         original = module.read_bytes()
