@@ -21,7 +21,15 @@ from heatcore.notation import parse_action
 from heatcore.oracle.model import Decision, RaceModel
 from heatcore.oracle.printed import printed_cards
 from heatcore.placement import occupied
-from heatcore.race_checker import RaceChecker, RuleViolation, check_fast_race, check_race
+from heatcore.race_checker import (
+    RaceChecker,
+    RuleViolation,
+    aggressive_policy,
+    check_fast_race,
+    check_race,
+    clutter_policy,
+    mixed_policy,
+)
 from heatcore.setup import random_setup
 from heatcore.slipstream import SLIPSTREAM_SPACES
 from heatcore.state import RaceState
@@ -202,11 +210,13 @@ def test_the_model_imports_nothing_of_the_engine() -> None:
                    "adrenaline.who", "replenish.draw", "deck.reshuffle", "finish.ranking")
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_fast_engine_races_follow_the_rules(players: int) -> None:
+    policies = (random_policy, clutter_policy, aggressive_policy, mixed_policy())
     for seed in range(2):
         rng = random.Random(100 * players + seed)
         track = ("usa", "italia", "france", "great-britain")[(players + seed) % 4]
+        policy = policies[(players + 2 * seed) % len(policies)]
         checker, final = check_fast_race(random_setup(track, players, rng, laps=1),
-                                         random_policy, rng)
+                                         policy, rng)
         assert final.is_over() and checker.steps > 50
 
 
