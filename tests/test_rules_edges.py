@@ -282,6 +282,7 @@ def test_first_gear_cools_three_even_with_four_heat_in_hand() -> None:
     offered = [a for a in map(str, legal_actions(state)) if a.startswith("P2 cooldown")]
     assert offered == ["P2 cooldown 1", "P2 cooldown 2", "P2 cooldown 3"]
     assert refused(state, "P2 cooldown 4") == "react.cooldown"
+    assert refused(state, "P2 cooldown 0") == "react.cooldown"
 
 
 @pytest.mark.rules("setup.stress-supply", "ruling.stress-supply")
