@@ -1,7 +1,8 @@
 """Cases that pin down one rule each where the general cut of seeded races is too blunt: a
-two-gear downshift, a hand saved from clutter by a downshift, a slipstream beside a car, two
-adrenaline cars after a car of a big field finished, a car stopping exactly on the last
-space, a speed-0 car on the outside spot, and the seed's second turn (cooling in 2nd gear).
+two-gear downshift, a hand saved from clutter by a downshift (by the paid one only, too), a
+slipstream beside a car, two adrenaline cars after a car of a big field finished, a car
+stopping exactly on the last space, a speed-0 car on the outside spot, and the seed's second
+turn (cooling in 2nd gear).
 Every case is a step of a seeded race, so every state is reachable from a setup."""
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ def _saved_by_downshift(step: Step) -> bool:
         return False
     playable = [c for c in plan[0]["hand"] if c != "H"]
     return len(playable) < int(plan[0]["gear"])
+
+
+def _saved_by_paid_downshift(step: Step) -> bool:
+    plan = _plan(step)
+    if plan is None or "H" in plan[2]:
+        return False
+    car = plan[0]
+    playable = [c for c in car["hand"] if c != "H"]
+    free = [g for g in (car["gear"] - 1, car["gear"], car["gear"] + 1) if 1 <= g <= 4]
+    return len(playable) < min(free) and int(car["engine"]) >= 1
 
 
 def _beside_only(step: Step) -> bool:
@@ -109,6 +120,9 @@ def table(lap_length: dict[str, int]) -> list[tuple[str, str, str, Predicate, bo
         ("play.cluttered-only-when-forced", "saved",
          "a hand with fewer playable cards than its gear shifts down instead of cluttering",
          _saved_by_downshift, True),
+        ("ruling.cluttered-gear", "paid-downshift",
+         "a hand that only the paid two-gear downshift saves plays normally",
+         _saved_by_paid_downshift, True),
         ("slipstream.eligible", "beside", "a car beside another car may slipstream",
          _beside_only, False),
         ("adrenaline.count-fixed", "after-finish",
