@@ -27,6 +27,7 @@ from proofs.encoding import (
     pre_invariants,
     race_invariants,
 )
+from proofs.liveness import choices, no_deadlock, totality
 from proofs.symbols import HEAT, KINDS, PLAYABLE, STRESS, size
 from proofs.track_graph import TrackFacts
 
@@ -382,6 +383,14 @@ def _bound(objective: Objective) -> Builder:
     return build
 
 
+def _obligations(make: Callable[[TrackFacts, frozenset[str]],
+                                list[tuple[str, tuple[z3.BoolRef, ...]]]]) -> Builder:
+    """A builder from a function of (facts, bugs) giving (label, assertions) pairs."""
+    def build(facts: TrackFacts, bugs: frozenset[str], _: Ctx) -> list[Obligation]:
+        return [Obligation(label, assertions) for label, assertions in make(facts, bugs)]
+    return build
+
+
 def _post_inv(*names: str) -> Callable[[Turn], z3.BoolRef]:
     def claim(t: Turn) -> z3.BoolRef:
         inv = post_invariants(t)
@@ -505,6 +514,34 @@ PROOFS: tuple[Proof, ...] = (
           ("discard.optional",),
           ("discard-allows-stress", "discard-allows-heat"),
           _turn_obligation("turn", discard_claim)),
+    Proof("no-deadlock",
+          "From every state satisfying the race invariants each decision of a turn has an "
+          "option: a plan (one is built from the hand, gear and engine), then ending the "
+          "react, declining the slipstream and discarding nothing, after any allowed "
+          "earlier choices and chance outcomes.",
+          ("round.sequence", "play.cluttered", "play.cluttered-only-when-forced",
+           "ruling.cluttered-gear", "react.any-order", "discard.optional", "corner.spin",
+           "deck.reshuffle"),
+          ("replenish-no-reshuffle", "no-spin-in-gear-2"),
+          _obligations(no_deadlock)),
+    Proof("totality",
+          "Every choice the model allows at its decision completes into a whole turn: "
+          "each flip and each draw has an outcome (the first basic card of the deck; "
+          "cards taken kind by kind), whatever the state and the earlier choices.",
+          ("reveal.stress-flip", "deck.reshuffle", "replenish.draw",
+           "ruling.replenish-empty", "ruling.flip-no-basic"),
+          ("draw-ignores-short-deck",),
+          _obligations(totality)),
+    Proof("choices",
+          "Every choice the rulebook allows (restated apart from the encoding: the gear "
+          "shifts, plays of non-Heat cards, cooldown caps, adrenaline, a boost with engine "
+          "Heat, slipstream beside or behind a car, discards of basic and upgrade cards) "
+          "is allowed by the model at its decision.",
+          ("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
+           "react.cooldown", "react.boost", "adrenaline.effects", "slipstream.eligible",
+           "slipstream.not-past-finish", "discard.optional"),
+          ("slipstream-no-beside", "cooldown-2-in-gear-1", "boost-needs-two-heat"),
+          _obligations(choices)),
     Proof("bound-speed",
           "The largest speed a turn can reach (optimised), and no turn exceeds it.",
           ("speed.turn-total", "reveal.speed", "reveal.stress-flip", "react.boost",

@@ -3,7 +3,7 @@ discard and replenish. Each function names the rule IDs it carries out."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
@@ -95,6 +95,7 @@ class FlipRecord:
     accept: tuple[str, ...]
     skips: dict[str, z3.ArithRef]
     value: z3.ArithRef
+    deck: dict[str, z3.ArithRef] = field(default_factory=dict)  # the deck it flips from
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,10 @@ class DrawRecord:
     first: dict[str, z3.ArithRef]
     reshuffled: z3.BoolRef
     second: dict[str, z3.ArithRef]
+    deck: dict[str, z3.ArithRef] = field(default_factory=dict)  # before the draw
+    need: z3.ArithRef | int = 0  # cards to draw
+    refill: dict[str, z3.ArithRef] = field(default_factory=dict)  # the deck after a reshuffle
+    second_need: z3.ArithRef | int = 0  # cards to draw from it
 
 
 def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, FlipRecord]:
@@ -140,7 +145,7 @@ def flip(enc: Enc, z: Zones, active: z3.BoolRef, tag: str) -> tuple[Zones, FlipR
     discard = {k: discard1[k] + skips.get(k, 0) for k in KINDS}
     play = {k: play0[k] + took.get(k, 0) for k in KINDS}
     value = z3.Sum([VALUE[k] * took[k] for k in accept])
-    record = FlipRecord(active, found_any, resh, pick, accept, skips, value)
+    record = FlipRecord(active, found_any, resh, pick, accept, skips, value, deck1)
     return z.with_(deck=deck, discard=discard, play=play), record
 
 
@@ -156,7 +161,8 @@ def cooldown(enc: Enc, z: Zones, amount: z3.ArithRef) -> Zones:
 def cooldown_cap(enc: Enc, gear: z3.ArithRef) -> z3.ArithRef:
     """react.cooldown: the gear's cooldown: 3 in 1st, 1 in 2nd, 0 in 3rd and 4th."""
     second = 3 if enc.bug("cooldown-3-in-gear-2") else 1
-    return z3.If(gear == 1, 3, z3.If(gear == 2, second, 0))
+    first = 2 if enc.bug("cooldown-2-in-gear-1") else 3
+    return z3.If(gear == 1, first, z3.If(gear == 2, second, 0))
 
 
 def pay_engine(enc: Enc, z: Zones, amount: z3.ArithRef, rule: str) -> Zones:
@@ -211,12 +217,16 @@ def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, DrawRecord]:
     need = z3.If(draw, zmax(limit - size(z.hand), 0), 0)
     in_deck = size(z.deck)
     resh = need > in_deck
+    if enc.bug("replenish-no-reshuffle"):
+        enc.rule("deck.reshuffle", z3.Not(resh))
     first: Zone = {}
     for k in KINDS:
         x = enc.new_int(f"draw1.{k}", lo=0)
         enc.rule("replenish.draw", x <= z.deck[k], z3.Implies(resh, x == z.deck[k]))
         first[k] = x
-    enc.rule("replenish.draw", z3.Implies(z3.Not(resh), size(first) == need))
+    short_ok = not enc.bug("draw-ignores-short-deck")
+    enc.rule("replenish.draw", z3.Implies(z3.Not(resh), size(first) == need) if short_ok
+             else size(first) == need)
     keep = enc.bug("reshuffle-keeps-discard")
     deck2 = {k: z3.If(resh, discard[k], z.deck[k] - first[k]) for k in KINDS}
     discard2 = {k: z3.If(resh, discard[k] if keep else 0, discard[k]) for k in KINDS}
@@ -229,5 +239,5 @@ def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, DrawRecord]:
     enc.rule("ruling.replenish-empty", size(second) == second_need)
     hand = {k: z.hand[k] + first[k] + second[k] for k in KINDS}
     deck = {k: deck2[k] - second[k] for k in KINDS}
-    record = DrawRecord(first, resh, second)
+    record = DrawRecord(first, resh, second, dict(z.deck), need, deck2, second_need)
     return z.with_(hand=hand, deck=deck, discard=discard2, play=play), record

@@ -99,8 +99,9 @@ def slipstream_eligible(enc: Enc, spot: Spot, others: list[Other]) -> z3.BoolRef
     """slipstream.eligible: another car on the other spot of this space, or on either spot
     of the next space."""
     ahead = [1, 2] if enc.bug("slipstream-two-ahead") else [1]
+    beside = not enc.bug("slipstream-no-beside")
     return z3.Or([z3.And(o.present, z3.Or(
-        z3.And(o.spot.pos == spot.pos, o.spot.racing != spot.racing),
+        z3.And(beside, o.spot.pos == spot.pos, o.spot.racing != spot.racing),
         *(o.spot.pos == spot.pos + d for d in ahead))) for o in others])
 
 
@@ -154,6 +155,8 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
         demand = z3.If(z3.And(checked, z3.Not(spun), excess > 0), excess, 0)
         have = z.hand[HEAT] if from_hand else z.engine
         spin = z3.BoolVal(False) if enc.bug("engine-debt") else demand > have
+        if enc.bug("no-spin-in-gear-2"):
+            spin = z3.And(spin, gear != 2)
         paid = z3.If(spin, have, demand)
         if enc.bug("engine-debt"):
             discard = dict(z.discard)

@@ -204,7 +204,8 @@ def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
              z3.Implies(z3.Not(normal), cool_gear == 0))
     z = cooldown(enc, z, cool_gear + z3.If(adr_cool, 1, 0))
     boost = enc.new_bool("boost")
-    enc.rule("react.boost", z3.Implies(boost, normal), z3.Implies(boost, z.engine >= 1))
+    need = 2 if enc.bug("boost-needs-two-heat") else 1
+    enc.rule("react.boost", z3.Implies(boost, normal), z3.Implies(boost, z.engine >= need))
     boost_cost = z3.IntVal(0) if enc.bug("boost-free") else z3.If(boost, 1, 0)
     z = pay_engine(enc, z, boost_cost, "react.boost")
     z, boost_flip = flip(enc, z, boost, "boost")

@@ -8,7 +8,10 @@ bisecting); its last step, ``objective > max`` UNSAT, is the proof of the bound.
 Proofs named as lemmas (``Proof.lemmas``) run first; their proved claims become premises
 of the proofs that name them. A control re-proves those lemmas with its bug on: lemmas that
 still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
-Exit status: 0 when every proof holds and every control is caught.
+The full run also checks 2,000 turns of sampled real races against the model
+(``proofs.refine``: the engine's outcome is the model's, the only one, and the legal
+choices agree); ``--refine N`` runs that check alone on N turns.
+Exit status: 0 when every proof holds, every control is caught and no turn disagrees.
 ``--mine SITUATION --count N --out DIR`` runs the edge-case miner instead (``proofs.mining``).
 """
 
@@ -33,12 +36,15 @@ from proofs.catalogue import (
     premises,
 )
 from proofs.encoding import cached_turn
+from proofs.refine import REFINED_RULES, Report, refine_main, refine_part
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, track_facts
 
 TIMEOUT_MS = 120_000
 LEMMAS = ("bound-speed", "movement")  # proofs other proofs may assume, run first
 PREMISES = "premises"  # the row checking that no proof holds vacuously
+REFINEMENT = "refinement"  # the row of the engine-against-model check
+REFINE_TURNS = 2000  # turns ``heatcore prove`` checks by default
 
 
 def make_solver() -> z3.Solver:
@@ -207,9 +213,21 @@ def run_task(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
     return rows
 
 
+def refinement_row(reports: list[Report], turns: int, seconds: float) -> Row:
+    """The refinement check's row: turns checked and disagreements found."""
+    total = Report()
+    for r in reports:
+        total.merge(r)
+    bad = len(total.disagreements)
+    text = f"{total.turns} turns, {bad} disagreements"
+    return Row(REFINEMENT, None, REFINED_RULES, "all", text, seconds,
+               bad == 0 and total.turns >= turns)
+
+
 def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
-            controls: bool = True) -> list[Row]:
-    """Every (track, proof) task: the lemmas first, then the rest, slowest first."""
+            controls: bool = True, refine_turns: int = 0) -> list[Row]:
+    """Every (track, proof) task: the lemmas first, then the rest, slowest first; and
+    ``refine_turns`` turns of the refinement check alongside."""
     wanted = set(proof_ids)
     for p in proof_ids:
         wanted.update(by_id(p).lemmas)
@@ -221,6 +239,10 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
     proved: dict[tuple[str, str], bool] = {}
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        parts = max(1, min(jobs, 4)) if refine_turns else 0
+        started = time.perf_counter()
+        refining = [pool.submit(refine_part, refine_turns // parts + (i < refine_turns % parts),
+                                i, parts) for i in range(parts)]
         stage1 = {(tr, p): pool.submit(run_task, tr, p, Ctx(), controls and p in proof_ids)
                   for p in first for tr in tracks}
         for (tr, p), fut in stage1.items():
@@ -241,8 +263,12 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
                                  result=f"FAILED: lemma {', '.join(missing)} not proved")
             rows += got
         rows += [fut.result() for fut in vacuity]
+        if refining:
+            rows.append(refinement_row([f.result() for f in refining], refine_turns,
+                                       time.perf_counter() - started))
     order = {p.id: i for i, p in enumerate(PROOFS)}
     order[PREMISES] = -1
+    order[REFINEMENT] = len(PROOFS)
     rows.sort(key=lambda r: (order[r.proof], tracks.index(r.track), r.control or ""))
     return rows
 
@@ -267,12 +293,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--no-controls", action="store_true", help="skip the controls")
     parser.add_argument("--list", action="store_true", help="list the proofs and exit")
+    parser.add_argument("--refine", type=int, metavar="N",
+                        help="only check N turns of sampled races against the model "
+                             "(refinement); by default the full run checks "
+                             f"{REFINE_TURNS}")
     parser.add_argument("--mine", metavar="SITUATION",
                         help="mine witnesses of a situation ('all' for every one) instead")
     parser.add_argument("--count", type=int, default=5, help="witnesses per situation")
     parser.add_argument("--out", metavar="DIR", default="mined",
                         help="folder for the witness fixtures (default ./mined)")
     args = parser.parse_args(argv)
+    if args.refine is not None:
+        if args.refine < 1:
+            parser.error("--refine needs a positive number of turns")
+        return refine_main(args.refine, max(1, args.jobs))
     if args.mine:
         from proofs.mining import mine_main
 
@@ -290,7 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     tracks = args.track or list(BASE_TRACKS)
     proof_ids = args.proof or [p.id for p in PROOFS]
     start = time.perf_counter()
-    rows = run_all(tracks, proof_ids, max(1, args.jobs), not args.no_controls)
+    full = not args.track and not args.proof
+    rows = run_all(tracks, proof_ids, max(1, args.jobs), not args.no_controls,
+                   REFINE_TURNS if full else 0)
     print(format_table(rows))
     failed = [r for r in rows if not r.ok]
     proofs = sum(r.control is None for r in rows)

@@ -87,6 +87,17 @@ MUTATIONS: dict[str, tuple[str, str]] = {
                                  "the order is sorted again after every turn"),
     "adrenaline-by-remaining-cars": ("adrenaline.count-fixed",
                                      "the adrenaline count uses the cars still racing"),
+    # bugs that remove behaviour: caught by refinement and by the totality proof
+    "replenish-no-reshuffle": ("deck.reshuffle",
+                               "the replenish may not reshuffle the discard pile"),
+    "slipstream-no-beside": ("slipstream.eligible",
+                             "a car beside gives no slipstream (only a car ahead does)"),
+    "cooldown-2-in-gear-1": ("react.cooldown", "gear 1 cools down 2 Heat, not 3"),
+    "boost-needs-two-heat": ("react.boost", "a boost needs 2 Heat in the engine"),
+    "no-spin-in-gear-2": ("corner.spin", "a car in gear 2 never spins"),
+    "draw-ignores-short-deck": ("replenish.draw",
+                                "the draw takes every card it needs from the deck, even "
+                                "when the deck holds fewer"),
 }
 
 

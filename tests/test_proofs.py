@@ -134,6 +134,26 @@ def test_discard(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "discard", request)
 
 
+@pytest.mark.rules("round.sequence", "play.cluttered", "play.cluttered-only-when-forced",
+                   "ruling.cluttered-gear", "react.any-order", "discard.optional", "corner.spin",
+                   "deck.reshuffle")
+def test_no_deadlock(suite: list[Row], request: pytest.FixtureRequest) -> None:
+    check(suite, "no-deadlock", request)
+
+
+@pytest.mark.rules("reveal.stress-flip", "deck.reshuffle", "replenish.draw",
+                   "ruling.replenish-empty", "ruling.flip-no-basic")
+def test_totality(suite: list[Row], request: pytest.FixtureRequest) -> None:
+    check(suite, "totality", request)
+
+
+@pytest.mark.rules("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
+                   "react.cooldown", "react.boost", "adrenaline.effects", "slipstream.eligible",
+                   "slipstream.not-past-finish", "discard.optional")
+def test_choices(suite: list[Row], request: pytest.FixtureRequest) -> None:
+    check(suite, "choices", request)
+
+
 @pytest.mark.rules("speed.turn-total", "reveal.speed", "reveal.stress-flip", "react.boost",
                    "adrenaline.effects", "slipstream.speed-unchanged")
 def test_bound_speed(suite: list[Row], request: pytest.FixtureRequest) -> None:
