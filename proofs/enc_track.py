@@ -99,10 +99,13 @@ def slipstream_eligible(enc: Enc, spot: Spot, others: list[Other]) -> z3.BoolRef
     """slipstream.eligible: another car on the other spot of this space, or on either spot
     of the next space."""
     ahead = [1, 2] if enc.bug("slipstream-two-ahead") else [1]
-    beside = not enc.bug("slipstream-no-beside")
-    return z3.Or([z3.And(o.present, z3.Or(
-        z3.And(beside, o.spot.pos == spot.pos, o.spot.racing != spot.racing),
-        *(o.spot.pos == spot.pos + d for d in ahead))) for o in others])
+    out = []
+    for o in others:
+        beside = [] if enc.bug("slipstream-no-beside") else [
+            z3.And(o.spot.pos == spot.pos, o.spot.racing != spot.racing)]
+        out.append(z3.And(o.present, z3.Or(*beside,
+                                           *(o.spot.pos == spot.pos + d for d in ahead))))
+    return z3.Or(out)
 
 
 @dataclass(frozen=True)
