@@ -47,6 +47,7 @@ from heatcore.notation import state_from_json, state_to_json
 from heatcore.setup import random_setup
 from heatcore.state import RaceState
 from heatcore.track import track_ids
+from proofs.track_graph import PROOF_RUNS
 
 DEFAULT_JSON = Path(__file__).with_name("results.json")
 #: The issue's targets (single process): 6-player USA random races.
@@ -74,7 +75,7 @@ class Sizes:
 
 FULL = Sizes(races=20, warmup_races=100, target_races=300, sample_races=10,
              sample_states=2000, repeat=3, lap_races=10, pool_races=300, memory_states=500,
-             proof_tracks=("france", "great-britain", "italia", "usa"), proof_ids=None,
+             proof_tracks=PROOF_RUNS, proof_ids=None,
              proof_jobs=2)
 TINY = Sizes(races=1, warmup_races=1, target_races=2, sample_races=1, sample_states=50,
              repeat=1, lap_races=1, pool_races=4, memory_states=20,
@@ -275,8 +276,12 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
     from proofs.catalogue import PROOFS
 
     ids = list(sizes.proof_ids) if sizes.proof_ids is not None else [p.id for p in PROOFS]
-    figures = bench_proofs.measure(list(sizes.proof_tracks), ids, sizes.proof_jobs)
-    figures["complete"] = sizes.proof_ids is None
+    from proofs.runner import REFINE_TURNS
+
+    complete = sizes.proof_ids is None
+    figures = bench_proofs.measure(list(sizes.proof_tracks), ids, sizes.proof_jobs,
+                                   REFINE_TURNS if complete else 0)
+    figures["complete"] = complete
     if not figures["complete"]:
         figures["note"] = (f"tiny run: only {', '.join(ids)} on {', '.join(sizes.proof_tracks)}"
                            f" ({sizes.proof_jobs} worker); python3 -m benchmarks.bench_proofs "

@@ -37,10 +37,11 @@ def start_round(state: RaceState, events: list[Event]) -> RaceState:
                    turn=None)
 
 
-@implements("finish.ranking", "finish.removed")
+@implements("finish.ranking", "finish.removed", "ruling.no-round-limit")
 def end_round(state: RaceState, events: list[Event]) -> RaceState:
     """Rank the cars that finished this round (furthest first, racing line first), remove
-    them from the track, and start the next round unless every car has finished."""
+    them from the track, and start the next round unless every car has finished (there
+    is no round limit: ruling.no-round-limit)."""
     finishers = standing(state, tuple(i for i in state.order if state.has_finished(i)))
     ranking = state.ranking
     for car in finishers:

@@ -22,7 +22,6 @@ from proofs.encoding import (
     cached_turn,
     encode_round,
     encode_setup,
-    encode_standing,
     post_invariants,
     pre_invariants,
     race_invariants,
@@ -79,6 +78,7 @@ class Proof:
     build: Builder
     objective: Objective | None = None
     lemmas: tuple[str, ...] = ()  # proofs whose proved result this one assumes
+    kind: str = "proof"  # or "sanity": restates a constraint of the encoding, not counted
 
 
 def premises(t: Turn, ctx: Ctx) -> tuple[z3.BoolRef, ...]:
@@ -311,41 +311,53 @@ def discard_claim(t: Turn) -> z3.BoolRef:
                   *(dis.hand[k] <= cor.hand[k] for k in KINDS))
 
 
+def _further(a: Spot, b: Spot) -> z3.BoolRef:
+    """The rule's "further ahead": a higher position, or the same space on the racing
+    line (stated here apart from the encoding's sort key)."""
+    return z3.Or(a.pos > b.pos, z3.And(a.pos == b.pos, a.racing, z3.Not(b.racing)))
+
+
+def _mover_spot(spots: list[Spot], mover: z3.ArithRef) -> Spot:
+    pos: z3.ArithRef = spots[0].pos
+    racing: z3.BoolRef = spots[0].racing
+    for i, s in enumerate(spots[1:], start=1):
+        pos = z3.If(mover == i, s.pos, pos)
+        racing = z3.If(mover == i, s.racing, racing)
+    return Spot(pos, racing)
+
+
+ROUND_CARS = tuple(range(2, 7))  # the core race's car counts
+
+
 def order_claim(facts: TrackFacts, bugs: frozenset[str], _: Ctx) -> list[Obligation]:
-    """Turn order: a strict total order on cars in distinct spots, leader first."""
-    s = encode_standing(facts, bugs)
-    n = len(s.spots)
+    """Turn order, from the rule: in a round of 2-6 cars on distinct spots, each car takes
+    its turn before every car it is further ahead of at the round's start (a higher
+    position, or the same space on the racing line)."""
     out = []
-    for i in range(n):
-        out.append(z3.Not(s.ahead[i][i]))
-        for j in range(n):
-            a, b = s.spots[i], s.spots[j]
-            both = z3.And(s.present[i], s.present[j])
-            distinct = z3.Or(a.pos != b.pos, a.racing != b.racing)
-            further = z3.Or(a.pos > b.pos, z3.And(a.pos == b.pos, a.racing, z3.Not(b.racing)))
-            if i != j:
-                out.append(z3.Implies(z3.And(both, distinct),
-                                      z3.Xor(s.ahead[i][j], s.ahead[j][i])))
-                out.append(z3.Implies(both, s.ahead[i][j] == further))
-            for k in range(n):
-                out.append(z3.Implies(z3.And(s.ahead[i][j], s.ahead[j][k]), s.ahead[i][k]))
-    premises = s.enc.formula()
-    return [Obligation("order", (*premises, z3.Not(z3.And(out))))]
+    for cars in ROUND_CARS:
+        r = encode_round(facts, bugs, cars, prefix=f"order{cars}")
+        spots = [_mover_spot(r.start.spots, m) for m in r.movers]
+        claim = [_further(spots[t], spots[t + 1]) for t in range(cars - 1)]
+        out.append(Obligation(f"{cars} cars", (*r.enc.formula(), z3.Not(z3.And(claim)))))
+    return out
 
 
 def round_claim(facts: TrackFacts, bugs: frozenset[str], _: Ctx) -> list[Obligation]:
-    """In a round every car takes exactly one turn; adrenaline goes to exactly one car (two
-    if 5-6 cars started), the last of the order fixed at the round's start."""
-    r = encode_round(facts, bugs)
-    n = len(r.movers)
-    out = [z3.Distinct(*r.movers)]
-    out += [z3.And(m >= 0, m < n) for m in r.movers]
-    count = z3.Sum([z3.If(a, 1, 0) for a in r.adrenaline])
-    out.append(count == z3.If(r.starters >= 5, 2, 1))
-    for m, a in zip(r.movers, r.adrenaline, strict=True):
-        rank = z3.Sum([z3.If(m == i, r.start.rank[i], 0) for i in range(n)])
-        out.append(z3.Implies(a, rank >= n - count))
-    return [Obligation("round", (*r.enc.formula(), z3.Not(z3.And(out))))]
+    """In a round of 2-6 cars every car takes exactly one turn; adrenaline goes to exactly
+    one car (two if 5-6 cars started), the last of the order fixed at the round's start."""
+    out = []
+    for cars in ROUND_CARS:
+        r = encode_round(facts, bugs, cars, prefix=f"round{cars}")
+        n = len(r.movers)
+        claim = [z3.Distinct(*r.movers)]
+        claim += [z3.And(m >= 0, m < n) for m in r.movers]
+        count = z3.Sum([z3.If(a, 1, 0) for a in r.adrenaline])
+        claim.append(count == z3.If(r.starters >= 5, 2, 1))
+        for m, a in zip(r.movers, r.adrenaline, strict=True):
+            rank = z3.Sum([z3.If(m == i, r.start.rank[i], 0) for i in range(n)])
+            claim.append(z3.Implies(a, rank >= n - count))
+        out.append(Obligation(f"{cars} cars", (*r.enc.formula(), z3.Not(z3.And(claim)))))
+    return out
 
 
 # ---- bounds -------------------------------------------------------------------------
@@ -437,7 +449,8 @@ PROOFS: tuple[Proof, ...] = (
           ("gear.range", "gear.shift.free", "gear.shift.two-costs-heat",
            "gear.shift.no-three", "corner.spin", "play.cluttered", "ruling.cluttered-gear"),
           ("shift-two-free", "shift-three-allowed", "spin-keeps-gear", "cluttered-keeps-gear"),
-          _inductive(_inv("gear"), gear_claim)),
+          _inductive(_inv("gear"), gear_claim),
+          kind="sanity"),
     Proof("play-legal",
           "Exactly gear-many cards are played; Heat only in a cluttered play, which happens "
           "exactly when no reachable gear allows a non-Heat play, plays every non-Heat "
@@ -447,15 +460,16 @@ PROOFS: tuple[Proof, ...] = (
           ("heat-playable", "cluttered-when-not-forced", "cluttered-moves"),
           _turn_obligation("turn", play_claim)),
     Proof("turn-order",
-          "The turn order is a strict total order on cars in distinct spots: further ahead "
-          "first, the racing-line spot first within a space; the leader moves first.",
+          "In a round of 2-6 cars on distinct spots, each car takes its turn before every "
+          "car it is further ahead of at the round's start (a higher position, or the same "
+          "space on the racing line), the rule's order stated apart from the encoding.",
           ("order.fixed-at-round-start", "finish.ranking"),
           ("order-ignores-racing-line", "order-ascending"),
           order_claim),
     Proof("round-order",
-          "In a round each car takes exactly one turn in the order fixed at its start, "
-          "however the cars pass each other; exactly 1 car (2 if 5-6 started) gets "
-          "adrenaline: the last of that order.",
+          "In a round of 2-6 cars each car takes exactly one turn in the order fixed at "
+          "its start, however the cars pass each other; exactly 1 car (2 if 5-6 started) "
+          "gets adrenaline: the last of that order.",
           ("order.fixed-at-round-start", "round.sequence", "adrenaline.who",
            "adrenaline.count-fixed"),
           ("order-resorted-each-turn", "adrenaline-by-remaining-cars"),
@@ -495,7 +509,8 @@ PROOFS: tuple[Proof, ...] = (
           "No corner line after the final finish line asks for Heat or causes a spin.",
           ("corner.after-finish-ignored", "finish.line"),
           ("corner-after-finish-counts",),
-          _turn_obligation("turn", finish_corner_claim)),
+          _turn_obligation("turn", finish_corner_claim),
+          kind="sanity"),
     Proof("flip-always-finds",
           "Every Stress or boost flip finds a basic card: the hand and play area never hold "
           "all 12 basics, so the no-basic ruling never applies in the core race.",
@@ -508,12 +523,14 @@ PROOFS: tuple[Proof, ...] = (
           ("react.cooldown", "react.boost", "react.any-order", "adrenaline.effects",
            "adrenaline.who"),
           ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free"),
-          _turn_obligation("turn", react_claim)),
+          _turn_obligation("turn", react_claim),
+          kind="sanity"),
     Proof("discard",
           "The optional discard never removes Heat or Stress from the hand.",
           ("discard.optional",),
           ("discard-allows-stress", "discard-allows-heat"),
-          _turn_obligation("turn", discard_claim)),
+          _turn_obligation("turn", discard_claim),
+          kind="sanity"),
     Proof("no-deadlock",
           "From every state satisfying the race invariants each decision of a turn has an "
           "option: a plan (one is built from the hand, gear and engine), then ending the "

@@ -582,6 +582,7 @@ class Report:
     coverage: Counter[str] = field(default_factory=Counter)
     configs: set[tuple[str, int, int]] = field(default_factory=set)
     seconds: float = 0.0
+    races: Counter[str] = field(default_factory=Counter)  # races, states, unfinished
 
     def merge(self, other: Report) -> None:
         """Add another report's counts."""
@@ -591,6 +592,7 @@ class Report:
         self.coverage.update(other.coverage)
         self.configs |= other.configs
         self.seconds += other.seconds
+        self.races.update(other.races)
 
 
 def refine(turns: int, seeds: Iterable[int] = itertools.count(),
@@ -599,7 +601,7 @@ def refine(turns: int, seeds: Iterable[int] = itertools.count(),
     (``turns.sample_races``); stop early after ``stop_at`` disagreements."""
     start = time.perf_counter()
     report = Report()
-    for rec in sample_races(turns, seeds):
+    for rec in sample_races(turns, seeds, stats=report.races):
         report.turns += 1
         report.decisions += len(rec.decisions)
         report.coverage.update(features(rec))
@@ -640,7 +642,10 @@ def describe(report: Report) -> list[str]:
              f"  tracks {', '.join(tracks)}; cars {', '.join(map(str, cars))}; "
              f"laps {', '.join(map(str, laps))}",
              "  turns showing: " + ", ".join(f"{k} {n}" for k, n in
-                                              sorted(report.coverage.items()))]
+                                              sorted(report.coverage.items())),
+             f"  engine states: {report.races['states']} in {report.races['races']} races, "
+             f"{report.races['unfinished']} races unfinished (no state without a legal "
+             "action)"]
     lines += [f"  DISAGREES {d}" for d in report.disagreements[:50]]
     return lines
 
@@ -663,7 +668,7 @@ def refine_main(turns: int, jobs: int) -> int:
                   file=sys.stderr, flush=True)
     print("\n".join(describe(total)))
     print(f"{time.perf_counter() - start:.1f}s wall")
-    return 1 if total.disagreements or total.turns < turns else 0
+    return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] else 0
 
 
 def confirm_unique(rec: TurnRecord, bugs: frozenset[str] = frozenset()) -> z3.CheckSatResult:

@@ -10,7 +10,8 @@ of the proofs that name them. A control re-proves those lemmas with its bug on: 
 still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
 The full run also checks 2,000 turns of sampled real races against the model
 (``proofs.refine``: the engine's outcome is the model's, the only one, and the legal
-choices agree); ``--refine N`` runs that check alone on N turns.
+choices agree; every race reaches its end), and replays the lasso that refutes a bound on
+the rounds of a race (``proofs.lasso``); ``--refine N`` runs the refinement alone.
 Exit status: 0 when every proof holds, every control is caught and no turn disagrees.
 ``--mine SITUATION --count N --out DIR`` runs the edge-case miner instead (``proofs.mining``).
 """
@@ -35,15 +36,16 @@ from proofs.catalogue import (
     obligations,
     premises,
 )
-from proofs.encoding import cached_turn
+from proofs.encoding import Turn, cached_turn
 from proofs.refine import REFINED_RULES, Report, refine_main, refine_part
 from proofs.symbols import MUTATIONS
-from proofs.track_graph import BASE_TRACKS, track_facts
+from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, all_laps, track_facts
 
 TIMEOUT_MS = 120_000
 LEMMAS = ("bound-speed", "movement")  # proofs other proofs may assume, run first
 PREMISES = "premises"  # the row checking that no proof holds vacuously
 REFINEMENT = "refinement"  # the row of the engine-against-model check
+TERMINATION = "termination"  # the row of the lasso that refutes a round bound
 REFINE_TURNS = 2000  # turns ``heatcore prove`` checks by default
 
 
@@ -102,12 +104,30 @@ def premise_sets(track: str, speed_limit: int | None) -> dict[str, tuple[z3.Bool
     return sets
 
 
+def interesting_cases(t: Turn) -> dict[str, z3.BoolRef]:
+    """Situations a turn's proofs must cover, so each must be possible under their
+    premises: a spin, each reshuffle, a cluttered hand, a slipstream, a boost, the
+    adrenaline move, a two-gear shift, a corner paid for, a finish."""
+    return {"spin": t.corners.spun,
+            "flip reshuffle": z3.Or([z3.And(f.active, f.reshuffled) for f in t.flips]),
+            "replenish reshuffle": t.drawn.reshuffled, "cluttered": t.cluttered,
+            "slipstream": t.slip, "boost": t.boost, "adrenaline move": t.adr_move,
+            "two-gear shift": t.shift_cost == 1, "corner paid": t.corners.paid > 0,
+            "finish": t.finished}
+
+
 def premises_row(track: str, speed_limit: int | None) -> Row:
-    """The premises of the proofs are satisfiable (no proof holds vacuously)."""
+    """The premises of the proofs are satisfiable (no proof holds vacuously), and every
+    interesting case (``interesting_cases``) is reachable under the turn's premises."""
     start = time.perf_counter()
-    empty = [name for name, given in premise_sets(track, speed_limit).items()
-             if check(given)[0] != z3.sat]
-    text = "FAILED: unsatisfiable " + ", ".join(empty) if empty else "satisfiable"
+    sets = premise_sets(track, speed_limit)
+    empty = [name for name, given in sets.items() if check(given)[0] != z3.sat]
+    turn = sets["turn + lemmas"]
+    cases = interesting_cases(cached_turn(track_facts(track)))
+    empty += [f"case {name}" for name, case in cases.items()
+              if check((*turn, case))[0] != z3.sat]
+    text = ("FAILED: unsatisfiable " + ", ".join(empty) if empty else
+            f"satisfiable; {len(cases)} cases reachable")
     return Row(PREMISES, None, ("round.sequence",), track, text, time.perf_counter() - start,
                not empty)
 
@@ -219,9 +239,23 @@ def refinement_row(reports: list[Report], turns: int, seconds: float) -> Row:
     for r in reports:
         total.merge(r)
     bad = len(total.disagreements)
-    text = f"{total.turns} turns, {bad} disagreements"
+    stuck = total.races["unfinished"]
+    text = (f"{total.turns} turns, {bad} disagreements; {total.races['states']} engine "
+            f"states, {stuck} without a way on")
     return Row(REFINEMENT, None, REFINED_RULES, "all", text, seconds,
-               bad == 0 and total.turns >= turns)
+               bad == 0 and stuck == 0 and total.turns >= turns)
+
+
+def termination_row() -> Row:
+    """Termination: refuted by a lasso the engine replays (``proofs.lasso``)."""
+    from proofs.lasso import check_lasso, describe, find_lasso
+
+    start = time.perf_counter()
+    lasso = find_lasso()
+    problems = check_lasso(lasso) if lasso is not None else ["no lasso found"]
+    text = describe(lasso) if not problems else "FAILED: " + "; ".join(problems)
+    return Row(TERMINATION, None, ("finish.removed", "ruling.no-round-limit"), "usa", text,
+               time.perf_counter() - start, not problems)
 
 
 def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
@@ -243,6 +277,8 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
         started = time.perf_counter()
         refining = [pool.submit(refine_part, refine_turns // parts + (i < refine_turns % parts),
                                 i, parts) for i in range(parts)]
+        if refining:
+            termination = pool.submit(termination_row)
         stage1 = {(tr, p): pool.submit(run_task, tr, p, Ctx(), controls and p in proof_ids)
                   for p in first for tr in tracks}
         for (tr, p), fut in stage1.items():
@@ -266,9 +302,11 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
         if refining:
             rows.append(refinement_row([f.result() for f in refining], refine_turns,
                                        time.perf_counter() - started))
+            rows.append(termination.result())
     order = {p.id: i for i, p in enumerate(PROOFS)}
     order[PREMISES] = -1
     order[REFINEMENT] = len(PROOFS)
+    order[TERMINATION] = len(PROOFS) + 1
     rows.sort(key=lambda r: (order[r.proof], tracks.index(r.track), r.control or ""))
     return rows
 
@@ -276,8 +314,11 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
 def format_table(rows: list[Row]) -> str:
     """The table: proof (or control), track, result, seconds, rule IDs."""
     lines = [f"{'proof / control':<38} {'track':<14} {'result':<20} {'s':>6}  rule IDs"]
+    sanity = {p.id for p in PROOFS if p.kind == "sanity"}
     for r in rows:
         name = r.proof if r.control is None else f"  control {r.control}"
+        if r.control is None and r.proof in sanity:
+            name += " (sanity check)"
         lines.append(f"{name:<38} {r.track:<14} {r.result:<20} {r.seconds:6.2f}  "
                      f"{', '.join(r.rules)}")
     return "\n".join(lines)
@@ -286,8 +327,13 @@ def format_table(rows: list[Row]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
     parser = argparse.ArgumentParser(prog="heatcore prove", description=__doc__)
-    parser.add_argument("--track", action="append", choices=BASE_TRACKS,
-                        help="track to prove on (repeatable; default: the four base tracks)")
+    runs = [*BASE_TRACKS, *all_laps()]
+    parser.add_argument("--track", action="append", choices=runs, metavar="TRACK[@LAPS]",
+                        help="track to prove on, optionally over 1-3 laps (repeatable; "
+                             f"default: {' '.join(PROOF_RUNS)}, so every proof holds "
+                             "for 1, 2 and 3 laps)")
+    parser.add_argument("--all-laps", action="store_true",
+                        help="prove on every base track at 1, 2 and 3 laps (12 runs)")
     parser.add_argument("--proof", action="append", choices=[p.id for p in PROOFS],
                         help="proof to run (repeatable; default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
@@ -314,24 +360,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         from proofs.miner import SITUATIONS
 
-        for p in PROOFS:
-            print(f"{p.id}: {p.claim}\n    rules: {', '.join(p.rules)}\n"
-                  f"    controls: {', '.join(p.controls)}")
+        for kind, heading in (("proof", "proofs"), ("sanity", "sanity checks (they restate "
+                                                         "a constraint of the encoding)")):
+            print(f"{heading}:")
+            for p in PROOFS:
+                if p.kind == kind:
+                    print(f"  {p.id}: {p.claim}\n      rules: {', '.join(p.rules)}\n"
+                          f"      controls: {', '.join(p.controls)}")
         print("\nsituations for --mine:")
         for sit in SITUATIONS:
             print(f"  {sit.id}: {sit.description} ({', '.join(sit.rules)})")
         return 0
-    tracks = args.track or list(BASE_TRACKS)
+    tracks = args.track or list(all_laps() if args.all_laps else PROOF_RUNS)
     proof_ids = args.proof or [p.id for p in PROOFS]
     start = time.perf_counter()
-    full = not args.track and not args.proof
+    full = not args.track and not args.proof and not args.all_laps
     rows = run_all(tracks, proof_ids, max(1, args.jobs), not args.no_controls,
                    REFINE_TURNS if full else 0)
     print(format_table(rows))
     failed = [r for r in rows if not r.ok]
-    proofs = sum(r.control is None for r in rows)
-    print(f"\n{proofs} proofs, {len(rows) - proofs} controls, {len(failed)} failed, "
-          f"{time.perf_counter() - start:.1f}s wall")
+    sanity = {p.id for p in PROOFS if p.kind == "sanity"}
+    checks = sum(r.control is None and r.proof in sanity for r in rows)
+    proofs = sum(r.control is None for r in rows) - checks
+    print(f"\n{proofs} proofs, {checks} sanity checks (restating the encoding, not counted "
+          f"as proofs), {sum(r.control is not None for r in rows)} controls, "
+          f"{len(failed)} failed, {time.perf_counter() - start:.1f}s wall")
     return 1 if failed else 0
 
 

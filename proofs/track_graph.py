@@ -19,6 +19,14 @@ import networkx as nx
 
 TRACKS_DIR = Path(__file__).resolve().parent.parent / "spec" / "tracks"
 BASE_TRACKS: tuple[str, ...] = ("usa", "italia", "france", "great-britain")
+#: The default proof runs: every base track, each at another lap count (``track@laps``),
+#: so every proof holds for races of 1, 2 and 3 laps; ``all_laps`` gives all twelve.
+PROOF_RUNS: tuple[str, ...] = ("usa@1", "italia@2", "france@3", "great-britain@2")
+
+
+def all_laps(tracks: tuple[str, ...] = BASE_TRACKS) -> tuple[str, ...]:
+    """Every track at 1, 2 and 3 laps, as ``track@laps``."""
+    return tuple(f"{t}@{n}" for t in tracks for n in (1, 2, 3))
 
 
 @dataclass(frozen=True)
@@ -147,5 +155,12 @@ def derive_facts(graph: nx.DiGraph, horizon: int) -> TrackFacts:
 
 @cache
 def track_facts(track_id: str, horizon: int = 30) -> TrackFacts:
-    """Facts of a track from ``spec/tracks``, corner lines up to ``finish + horizon``."""
-    return derive_facts(build_graph(load_track_data(track_id)), horizon)
+    """Facts of a track from ``spec/tracks``, corner lines up to ``finish + horizon``;
+    ``track@N`` is the track raced over N laps instead of its default."""
+    name, _, laps = track_id.partition("@")
+    data = load_track_data(name)
+    if laps:
+        if not laps.isdigit() or not 1 <= int(laps) <= 9:
+            raise ValueError(f"lap count of {track_id!r} must be 1-9")
+        data = {**data, "laps": int(laps)}
+    return derive_facts(build_graph(data), horizon)

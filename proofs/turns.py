@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -207,13 +208,19 @@ def race_config(seed: int) -> tuple[str, int, int, tuple[str, ...]]:
     return track, cars, laps, tuple(personas)
 
 
-def race_turns(seed: int) -> list[TurnRecord]:
-    """Every completed turn of race ``seed``."""
+def race_turns(seed: int, stats: Counter[str] | None = None) -> list[TurnRecord]:
+    """Every completed turn of race ``seed``. ``stats`` counts the race, its states and
+    whether it was left unfinished (a state with no legal action would stop the driver:
+    every state of a race that ends passed the no-deadlock check)."""
     track, cars, laps, personas = race_config(seed)
     rng = random.Random(seed)
     label = f"race {seed} ({track}, {cars} cars, {laps} laps, {'/'.join(personas)})"
     rec = Recorder(label, laps)
-    play(random_setup(track, cars, rng, laps), mixed(personas), rng, rec.on_step)
+    race = play(random_setup(track, cars, rng, laps), mixed(personas), rng, rec.on_step)
+    if stats is not None:
+        stats["races"] += 1
+        stats["states"] += len(race.actions) + 1
+        stats["unfinished"] += not race.final.is_over()
     return [t for t in rec.turns if t.post is not None]
 
 
@@ -222,13 +229,14 @@ RARE = frozenset({"cluttered", "slipstream", "lapped-near", "spin", "reshuffle"}
 
 
 def sample_races(turns: int, seeds: Iterable[int] = itertools.count(),
-                 plain: float = 0.3) -> Iterator[TurnRecord]:
+                 plain: float = 0.3, stats: Counter[str] | None = None
+                 ) -> Iterator[TurnRecord]:
     """``turns`` completed turns of the races ``seeds``: every turn showing a rare
     situation (``RARE``), and a seeded share ``plain`` of the others."""
     count = 0
     for seed in seeds:
         pick = random.Random(seed + 104729)
-        for t in race_turns(seed):
+        for t in race_turns(seed, stats):
             if count >= turns:
                 return
             if features(t) & RARE or pick.random() < plain:

@@ -3,8 +3,11 @@ the engine (``heatcore``), and cross-check the engine's outcome with the encodin
 
 The acting car is P1. If it leads, the state is the start of the round (phase plan) and
 its plan is replayed; otherwise it moves last: the car before it is mid-turn (react) and
-ends its turn doing nothing more. Other cars get plain decks. The acting car's deck (and
-every reshuffle) is ordered so the flips and draws find exactly the cards of the model.
+ends its turn doing nothing more. Other cars get plain decks; cars already ranked stand
+just past the line. The round is the earliest the positions and the Stress held allow
+(``proofs.reachable``), so every witness passes the round-consistency checks. The acting
+car's deck (and every reshuffle) is ordered so the flips and draws find exactly the
+cards of the model.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from heatcore.rounds import adrenaline_count
 from heatcore.state import Phase, RaceState, Stage
 from heatcore.validity import status
 from proofs.miner import Outcome, Scene, situation
+from proofs.reachable import earliest_round
 from proofs.symbols import BASIC, BOX_STRESS, HAND_SIZE, HEAT, KINDS, STRESS
 from proofs.track_graph import track_facts
 
@@ -139,13 +143,16 @@ def start_state(scene: Scene) -> tuple[RaceState, list[list[str]]]:
     for i, (pos, racing) in enumerate(others):
         cars.append(_filler(facts.stress + (extra if i == 0 else 0), facts.heat, pos, racing,
                             i + 1))
-    for j in range(ranked):
+    for j in range(ranked):  # finished in an earlier round, just past the line
         stress = facts.stress + (extra if not others and j == 0 else 0)
-        cars.append(_filler(stress, facts.heat, facts.finish + 40 + j, True, len(cars)))
+        cars.append(_filler(stress, facts.heat, facts.finish + 1 + j, True, len(cars)))
+    mine = sum(me[zone].count(STRESS) for zone in ("hand", "deck", "discard", "played"))
+    positions = [int(c["position"]) for c in cars]
     racing_cars = [f"P{i + 2}" for i in range(len(others))]
     data: dict[str, Any] = {
         "format": "heatcore.state/1", "track": scene.track, "laps": facts.laps,
-        "modules": [], "round": 2, "shuffle": None, "supply": scene.supply,
+        "modules": [], "shuffle": None, "supply": scene.supply,
+        "round": earliest_round(positions, [mine - facts.stress, extra], ranked, facts.finish),
         "ranking": [f"P{len(others) + 2 + j}" for j in range(ranked)], "cars": cars}
     if scene.first:
         data.update(phase="plan", order=["P1", *racing_cars], cursor=0, turn=None)

@@ -16,12 +16,12 @@ from proofs.encoding import encode_turn
 from proofs.miner import SITUATIONS
 from proofs.runner import Row, run_all
 from proofs.symbols import MUTATIONS
-from proofs.track_graph import BASE_TRACKS, track_facts
+from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, track_facts
 
 
 @pytest.fixture(scope="module")
 def suite() -> list[Row]:
-    return run_all(list(BASE_TRACKS), [p.id for p in PROOFS], jobs=2)
+    return run_all(list(PROOF_RUNS), [p.id for p in PROOFS], jobs=2)
 
 
 def check(suite: list[Row], proof_id: str, request: pytest.FixtureRequest) -> None:
@@ -32,10 +32,10 @@ def check(suite: list[Row], proof_id: str, request: pytest.FixtureRequest) -> No
     assert marker is not None and set(marker.args) == set(proof.rules)
     rows = [r for r in suite if r.proof == proof_id]
     proved = {r.track for r in rows if r.control is None and r.ok}
-    assert proved == set(BASE_TRACKS), [r.result for r in rows if r.control is None]
+    assert proved == set(PROOF_RUNS), [r.result for r in rows if r.control is None]
     for bug in proof.controls:
         caught = {r.track for r in rows if r.control == bug and r.ok}
-        assert caught == set(BASE_TRACKS), f"control {bug} missed on {set(BASE_TRACKS) - caught}"
+        assert caught == set(PROOF_RUNS), f"control {bug} missed on {set(PROOF_RUNS) - caught}"
 
 
 @pytest.mark.rules("setup.engine", "setup.deck", "gear.shift.two-costs-heat", "react.cooldown",
@@ -183,7 +183,14 @@ def test_bound_spin_back(suite: list[Row], request: pytest.FixtureRequest) -> No
 
 def test_no_proof_holds_vacuously(suite: list[Row]) -> None:
     rows = [r for r in suite if r.proof == runner.PREMISES]
-    assert {r.track for r in rows if r.ok} == set(BASE_TRACKS), [r.result for r in rows]
+    assert {r.track for r in rows if r.ok} == set(PROOF_RUNS), [r.result for r in rows]
+    assert all("10 cases reachable" in r.result for r in rows)
+
+
+def test_every_proof_runs_on_one_two_and_three_laps() -> None:
+    assert {track_facts(run).laps for run in PROOF_RUNS} == {1, 2, 3}
+    assert {run.partition("@")[0] for run in PROOF_RUNS} == set(BASE_TRACKS)
+    assert track_facts("usa@3").finish == 3 * track_facts("usa").spaces_per_lap
 
 
 def test_every_proof_has_a_test_and_a_control() -> None:

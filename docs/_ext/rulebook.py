@@ -459,6 +459,9 @@ class Generator:
     def catalogue_item(item: Any) -> str:
         """The claim of a catalogued proof in words, and its negative controls."""
         out = f"**Claim.** {escape(' '.join(str(item.claim).split()))}\n\n"
+        if getattr(item, "kind", "proof") != "proof":
+            out += ("**Sanity check**, not counted as a proof: it restates a constraint of "
+                    "the encoding rather than deriving a property from the rules.\n\n")
         controls = getattr(item, "controls", ())
         if controls:
             out += ("**Negative controls** (deliberate bugs the proof must catch): " +

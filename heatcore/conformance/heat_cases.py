@@ -558,10 +558,14 @@ def crafted_cases(builder: Builder) -> None:
             s = copy.deepcopy(step.before)
             other = next(c for c in s["cars"] if c["id"] != spin["car"])
             left = count % 2
+            moved = 0
             while s["supply"] > left:
                 s["supply"] -= 1
+                moved += 1
                 other["discard"].append("S")
             other["discard"] = _canon(other["discard"])
+            # a spin adds at most 2 Stress: a round late enough for that many spins
+            s["round"] = max(s["round"], 2 + (moved + 1) // 2)
             if builder.step_case("ruling.stress-supply",
                                  f"ruling.stress-supply.crafted{seed}-{k}",
                                  f"a spin with {left} Stress left in the supply takes {left} "
