@@ -575,6 +575,28 @@ def crafted_cases(builder: Builder) -> None:
             break
 
 
+def _no_round_limit(builder: Builder) -> None:
+    """The last turn of a round, moved to a late round: the next round starts all the
+    same, with cars still racing; the rules set no round limit (ruling.no-round-limit)."""
+    count = 0
+    for seed in range(90):
+        if count >= PER_RULE:
+            return
+        race = _race(builder.binding, seed)
+        for k, step in enumerate(race.steps):
+            if not _ev(step, "round-started") or _ev(step, "race-over"):
+                continue
+            s = copy.deepcopy(step.before)
+            s["round"] = 200 + 50 * count
+            if builder.step_case("ruling.no-round-limit",
+                                 f"ruling.no-round-limit.crafted{seed}-{k}",
+                                 f"round {s['round']} ends with cars still racing and round "
+                                 f"{s['round'] + 1} starts: no round limit (crafted from race "
+                                 f"{seed}, step {k})", s, step.action, f"crafted:{seed}:{k}"):
+                count += 1
+            break
+
+
 def _race_spins(builder: Builder, seeds: int = 90,
                 ) -> Iterator[tuple[int, Iterator[tuple[int, Step, JSON]]]]:
     """For each corpus race (seed), its spins in order: (step index, step, first spun-out
@@ -700,6 +722,7 @@ def all_cases() -> list[JSON]:
         rejection_cases(builder)
         crafted_cases(builder)
         _hand_over_limit(builder)
+        _no_round_limit(builder)
         weather_cases(builder.add)
         cases = builder.cases + steered_cases(binding)
     except BaseException:
