@@ -417,6 +417,16 @@ def _end_round_keeps_finishers(orig: Any) -> Any:
     return end_round
 
 
+def _round_limit(orig: Any) -> Any:
+    """A race that ends after round 60, finished or not."""
+    def end_round(state: Any, events: Any) -> Any:
+        after = orig(state, events)
+        if after.phase.value == "plan" and after.round > 60:
+            return replace(after, phase=type(after.phase)("over"), order=(), cursor=0)
+        return after
+    return end_round
+
+
 def _cluttered_may_pay(orig: Any) -> Any:
     def check_plan(state: Any, plan: Any) -> None:
         try:
@@ -683,6 +693,9 @@ PLANTED: tuple[Planted, ...] = (
     P("ruling.stress-supply", "the supply never runs out",
       _wrap(engine, "check_corners", _supply_unlimited),
       "test_rulings::test_a_spin_takes_only_what_the_stress_supply_still_holds"),
+    P("ruling.no-round-limit", "the race ends after round 60",
+      _wrap(engine, "end_round", _round_limit),
+      "test_liveness::test_a_lasso_keeps_a_car_from_finishing_for_ever"),
     P("ruling.replenish-empty", "an empty deck and discard pile ask for a shuffle",
       _both(_wrap(engine, "draw_to_hand_size", _replenish_empty_crash),
             _wrap(cleanup, "draw_to_hand_size", _replenish_empty_crash)),
