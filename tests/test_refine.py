@@ -19,7 +19,8 @@ import heatcore.cards
 import heatcore.engine
 from heatcore.state import RaceState
 from proofs import runner
-from proofs.refine import confirm_unique, describe, model, refine
+from proofs.pinning import model
+from proofs.refine import Report, confirm_unique, describe, refine
 from proofs.symbols import MUTATIONS
 from proofs.turns import TRACKS, race_turns
 
@@ -42,8 +43,6 @@ def sample() -> object:
                    "react.boost", "react.cooldown", "corner.spin", "play.cluttered",
                    "place.blocked")
 def test_sampled_turns_agree_with_the_model(sample: object) -> None:
-    from proofs.refine import Report
-
     assert isinstance(sample, Report)
     assert sample.turns == SAMPLE_TURNS
     assert not sample.disagreements, "\n".join(describe(sample))
