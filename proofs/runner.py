@@ -307,7 +307,9 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
     order[PREMISES] = -1
     order[REFINEMENT] = len(PROOFS)
     order[TERMINATION] = len(PROOFS) + 1
-    rows.sort(key=lambda r: (order[r.proof], tracks.index(r.track), r.control or ""))
+    rows.sort(key=lambda r: (order[r.proof],
+                             tracks.index(r.track) if r.track in tracks else len(tracks),
+                             r.control or ""))
     return rows
 
 

@@ -114,6 +114,16 @@ def test_the_model_compiles_every_track_and_lap_count() -> None:
             assert m.full.needs <= m.symbols  # every symbol is an input the check pins
 
 
+@pytest.mark.rules("ruling.no-round-limit")
+def test_the_full_run_reports_refinement_and_termination() -> None:
+    rows = runner.run_all(["usa"], ["discard"], jobs=1, controls=False, refine_turns=30)
+    by_proof = {r.proof: r for r in rows}
+    assert by_proof["refinement"].ok and "30 turns, 0 disagreements" in \
+        by_proof["refinement"].result
+    assert by_proof["termination"].ok and "refuted" in by_proof["termination"].result
+    assert [r.proof for r in rows][-2:] == ["refinement", "termination"]
+
+
 def test_prove_refine_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert runner.main(["--refine", "40", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
