@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import random
 import sys
 from pathlib import Path
@@ -12,12 +13,20 @@ from heatcore.batch import ENGINES, POLICIES, run_races
 from heatcore.driver import play
 from heatcore.errors import RulesError
 from heatcore.racelog import load_race, save_race
+from heatcore.registry import GAMES
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
 from heatcore.track import track_ids
 
 
 def _race(args: argparse.Namespace) -> int:
+    if args.game != "heat":
+        return _race_other(args)
+    args.track = args.track or "usa"
+    if args.track not in track_ids():
+        print(f"heatcore: unknown track {args.track!r} (tracks: {', '.join(track_ids())})",
+              file=sys.stderr)
+        return 2
     if args.count > 1:
         return _race_batch(args)
     rng = random.Random(args.seed)
@@ -28,6 +37,13 @@ def _race(args: argparse.Namespace) -> int:
         save_race(race, Path(args.json))
         print(f"Action log written to {args.json} ({len(race.actions)} actions)")
     return 0
+
+
+def _race_other(args: argparse.Namespace) -> int:
+    """A race of another ruleset (``--game``), through that game's own package."""
+    from heatcore.rallyman import cli as rallyman_cli
+
+    return rallyman_cli.race(args)
 
 
 def _race_batch(args: argparse.Namespace) -> int:
@@ -50,9 +66,24 @@ def _race_batch(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    race = load_race(Path(args.file))
+    path = Path(args.file)
+    if _log_format(path).startswith("heatcore.rallyman-gt."):
+        from heatcore.rallyman import racelog, report
+
+        sys.stdout.write(report.play_by_play(racelog.load_race(path)))
+        return 0
+    race = load_race(path)
     sys.stdout.write(play_by_play(race))
     return 0
+
+
+def _log_format(path: Path) -> str:
+    """The ``format`` of a race log ("" when it cannot be read; the loader then says why)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    return str(data.get("format", "")) if isinstance(data, dict) else ""
 
 
 def _delegate(module: str, argv: list[str]) -> int:
@@ -74,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     race = sub.add_parser("race", help="play a seeded race and print it")
-    race.add_argument("--track", default="usa", choices=track_ids())
+    race.add_argument("--game", default="heat", choices=sorted(GAMES),
+                      help="the ruleset to play (default heat)")
+    race.add_argument("--track", default=None,
+                      help="track ID (default: usa for heat, albert-park for rallyman-gt)")
     race.add_argument("--players", type=int, default=4)
     race.add_argument("--seed", type=int, default=0)
     race.add_argument("--laps", type=int, default=None, help="override the track's laps")

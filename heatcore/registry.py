@@ -1,7 +1,9 @@
 """The rule registry: rule and ruling entries loaded from ``spec/``, looked up by stable ID.
 
 Nothing here knows about a particular game: a ruleset is a folder of TOML chapters
-(``rules/NN-*.toml``) plus an optional ``rulings.toml``.
+(``rules/NN-*.toml``) plus an optional ``rulings.toml``. ``GAMES`` names each ruleset of
+this repository (Heat in ``spec/``, Rallyman GT in ``spec/rallyman/``); every rule ID is
+unique across all of them, so one ``@implements`` registry serves both.
 """
 
 from __future__ import annotations
@@ -156,7 +158,30 @@ def load_ruleset(folder: Path) -> Ruleset:
     return Ruleset(tuple(chapters), entries)
 
 
+@dataclass(frozen=True)
+class Game:
+    """A ruleset of this repository: its name, folder under ``spec/``, and the seed
+    document its rules cite."""
+
+    name: str
+    title: str
+    folder: str
+    document: str
+
+
+#: Every ruleset, by the name used on the command line and in fixtures (``ruleset``).
+GAMES: dict[str, Game] = {
+    "heat": Game("heat", "Heat: Pedal to the Metal", ".", "000"),
+    "rallyman-gt": Game("rallyman-gt", "Rallyman GT", "rallyman", "004"),
+}
+
+
 @cache
-def ruleset() -> Ruleset:
-    """The ruleset in this repository's ``spec/``."""
-    return load_ruleset(spec_dir())
+def ruleset(game: str = "heat") -> Ruleset:
+    """The ruleset of ``game`` (Heat by default) from this repository's ``spec/``."""
+    return load_ruleset((spec_dir() / GAMES[game].folder).resolve())
+
+
+def all_rule_ids() -> frozenset[str]:
+    """Every rule and ruling ID of every ruleset."""
+    return frozenset(rule for game in GAMES for rule in ruleset(game).rule_ids)

@@ -1,0 +1,42 @@
+"""``heatcore race --game rallyman-gt``: a seeded Rallyman GT race and its play-by-play."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from heatcore.files import write_atomic
+from heatcore.rallyman.driver import POLICIES, play
+from heatcore.rallyman.racelog import race_to_json
+from heatcore.rallyman.report import play_by_play
+from heatcore.rallyman.setup import MAX_PLAYERS, MIN_PLAYERS, random_setup
+from heatcore.rallyman.track import track_ids
+
+DEFAULT_TRACK = "albert-park"
+
+
+def race(args: argparse.Namespace) -> int:
+    """Play one race from ``args`` (track, players, seed, laps, policy, json) and print it."""
+    track = args.track or DEFAULT_TRACK
+    if track not in track_ids():
+        print(f"heatcore: unknown rallyman-gt track {track!r} (tracks: {', '.join(track_ids())})",
+              file=sys.stderr)
+        return 2
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        print(f"heatcore: rallyman-gt takes {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+              f"not {args.players}", file=sys.stderr)
+        return 2
+    if args.count > 1:
+        print("heatcore: --count is not available for rallyman-gt yet", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    setup = random_setup(track, args.players, rng, args.laps)
+    policy = POLICIES["random" if args.policy == "random" else "sensible"]
+    result = play(setup, policy, rng)
+    sys.stdout.write(play_by_play(result))
+    if args.json:
+        write_atomic(Path(args.json), race_to_json(result))
+        print(f"Action log written to {args.json} ({len(result.actions)} actions)")
+    return 0

@@ -1,0 +1,102 @@
+"""Validity of a Rallyman GT state: a named set of invariant checks, each stated in its own
+terms (not by re-running the engine). ``status(state)`` returns every problem."""
+
+from __future__ import annotations
+
+from collections import Counter
+from enum import Flag, auto
+
+from heatcore.errors import InvalidState
+from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, full_bag
+from heatcore.rallyman.order import order_key
+from heatcore.rallyman.state import FINISHED, IN_PIT, OFF_TRACK, ON_TRACK, RaceState
+
+
+class Problem(Flag):
+    """Each flag names one broken invariant (and the rule it comes from)."""
+
+    NONE = 0
+    SPACE_OCCUPANCY = auto()  # rgt.move.one-car-per-space
+    GEAR_RANGE = auto()  # rgt.dice.gear: markers 00, 0, 1..6; off the track 00
+    MARKER_COLOUR = auto()  # rgt.round.marker-colour: played cars show the next colour
+    TURN_ORDER = auto()  # rgt.order.speed: cars still to play are in speed/distance/lane order
+    TOKENS = auto()  # rgt.ruling.damage-bag: bag + dashboards + track = the full bag
+    FOCUS = auto()  # rgt.focus.gain: focus is never negative
+    PHASE = auto()  # rgt.turn.sequence: turn, cursor, order and the end agree
+    RANKING = auto()  # rgt.finish.end: ranked cars finished, once each
+
+
+RULE_OF: dict[Problem, str] = {
+    Problem.SPACE_OCCUPANCY: "rgt.move.one-car-per-space",
+    Problem.GEAR_RANGE: "rgt.dice.gear",
+    Problem.MARKER_COLOUR: "rgt.round.marker-colour",
+    Problem.TURN_ORDER: "rgt.order.speed",
+    Problem.TOKENS: "rgt.ruling.damage-bag",
+    Problem.FOCUS: "rgt.focus.gain",
+    Problem.PHASE: "rgt.turn.sequence",
+    Problem.RANKING: "rgt.finish.end",
+}
+
+
+def _tokens(state: RaceState) -> bool:
+    held: Counter[str] = Counter()
+    for car in state.cars:
+        held.update(car.tokens)
+    held["yellow"] += len(state.yellow)
+    total = [state.bag[i] + held[t] for i, t in enumerate(TOKENS)]
+    return total == list(full_bag()) and min(state.bag) >= 0
+
+
+def _colours(state: RaceState) -> bool:
+    if state.over:
+        return True
+    played = set(state.order[:state.cursor])
+    for i, car in enumerate(state.cars):
+        if car.where == FINISHED or i not in state.order:
+            continue
+        if (car.colour != state.colour) != (i in played):
+            return False
+    return True
+
+
+def status(state: RaceState) -> Problem:
+    """Every invariant the state breaks (``Problem.NONE`` when valid)."""
+    found = Problem.NONE
+    on_track = [c.space for c in state.cars if c.where == ON_TRACK]
+    if len(on_track) != len(set(on_track)):
+        found |= Problem.SPACE_OCCUPANCY
+    for car in state.cars:
+        if not DOUBLE_ZERO <= car.gear <= 6 or (car.where == OFF_TRACK
+                                                 and car.gear != DOUBLE_ZERO):
+            found |= Problem.GEAR_RANGE
+        if car.where == IN_PIT and car.gear not in (0, DOUBLE_ZERO):
+            found |= Problem.GEAR_RANGE
+        if car.focus < 0:
+            found |= Problem.FOCUS
+    if not _colours(state):
+        found |= Problem.MARKER_COLOUR
+    if not _tokens(state):
+        found |= Problem.TOKENS
+    waiting = state.order[state.cursor + 1:]
+    if list(waiting) != sorted(waiting, key=lambda i: order_key(state, i)):
+        found |= Problem.TURN_ORDER
+    if state.over != (state.turn is None and not state.order) or (
+            state.turn is not None and (not 0 <= state.cursor < len(state.order)
+                                        or state.order[state.cursor] != state.turn.car)):
+        found |= Problem.PHASE
+    ranked = state.ranking
+    finished = {i for i, c in enumerate(state.cars) if c.where == FINISHED}
+    if len(set(ranked)) != len(ranked) or not finished <= set(ranked) or (
+            not state.over and set(ranked) != finished):
+        found |= Problem.RANKING
+    return found
+
+
+def validate(state: RaceState) -> RaceState:
+    """The state if valid; else InvalidState naming every problem and its rule."""
+    problems = status(state)
+    if problems:
+        names = [f"{p.name} ({RULE_OF[p]})" for p in Problem if p and p in problems]
+        first = next(p for p in Problem if p and p in problems)
+        raise InvalidState(RULE_OF[first], "invalid state: " + ", ".join(names))
+    return state
