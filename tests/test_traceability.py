@@ -1,5 +1,5 @@
-"""Every rule in spec/ is checked by a test and implemented in the engine; tests and
-code name only known rule IDs."""
+"""Every rule in spec/ (each ruleset: Heat in spec/, Rallyman GT in spec/rallyman/) is checked
+by a test and implemented in the engine; tests and code name only known rule IDs."""
 
 from __future__ import annotations
 
@@ -11,53 +11,76 @@ from rule_marks import rule_marks
 
 import heatcore.engine
 import heatcore.observe
+import heatcore.rallyman.driver
+import heatcore.rallyman.setup
+import heatcore.rallyman.track
+import heatcore.rallyman.validity
 import heatcore.setup
 import heatcore.validity  # noqa: F401  (imports register @implements)
-from heatcore.registry import IMPLEMENTATIONS, ruleset
+from heatcore.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_CHAPTERS = {"weather", "legends"}
+#: Where each ruleset's engine lives (for the check that errors name known IDs).
+PACKAGES = {"heat": ROOT / "heatcore", "rallyman-gt": ROOT / "heatcore" / "rallyman"}
 
 
-@pytest.mark.rules("round.sequence")
-def test_every_rule_and_ruling_has_a_test() -> None:
+@pytest.mark.rules("round.sequence", "rgt.turn.sequence")
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_rule_and_ruling_has_a_test(game: str) -> None:
     marks = rule_marks()
-    missing = [rule for rule in ruleset().rule_ids if not marks.get(rule)]
-    assert not missing, f"rules with no test: {missing}"
+    missing = [rule for rule in ruleset(game).rule_ids if not marks.get(rule)]
+    assert not missing, f"{game} rules with no test: {missing}"
 
 
 def test_tests_name_only_known_rule_ids() -> None:
-    unknown = sorted(set(rule_marks()) - set(ruleset().rule_ids))
+    unknown = sorted(set(rule_marks()) - all_rule_ids())
     assert not unknown, f"tests name unknown rule IDs: {unknown}"
 
 
-def test_every_rule_and_ruling_is_implemented_in_the_engine() -> None:
-    rules = ruleset()
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_rule_and_ruling_is_implemented_in_the_engine(game: str) -> None:
+    rules = ruleset(game)
     missing = [e.id for e in rules if e.chapter != "examples" and e.id not in IMPLEMENTATIONS]
-    assert not missing, f"rules no engine function names: {missing}"
-    unknown = sorted(set(IMPLEMENTATIONS) - set(rules.rule_ids))
+    assert not missing, f"{game} rules no engine function names: {missing}"
+    unknown = sorted(set(IMPLEMENTATIONS) - all_rule_ids())
     assert not unknown, f"@implements names unknown rule IDs: {unknown}"
 
 
-def test_rule_ids_named_in_engine_errors_are_known() -> None:
-    text = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "heatcore").rglob("*.py"))
+def test_rule_ids_are_unique_across_rulesets() -> None:
+    sizes = sum(len(ruleset(game).rule_ids) for game in GAMES)
+    assert sizes == len(all_rule_ids())
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_rule_ids_named_in_engine_errors_are_known(game: str) -> None:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in PACKAGES[game].rglob("*.py"))
     named = set(re.findall(r'(?:IllegalAction|MalformedInput|InvalidState)\(\s*"([^"]+)"', text))
     assert named, "no error names a rule"
-    assert named <= set(ruleset().rule_ids), sorted(named - set(ruleset().rule_ids))
+    assert named <= all_rule_ids(), sorted(named - all_rule_ids())
 
 
-def test_spec_entries_have_text_and_source() -> None:
-    for entry in ruleset():
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_spec_entries_have_text_and_source(game: str) -> None:
+    for entry in ruleset(game):
         assert entry.text and entry.title, entry.id
         if entry.kind == "rule":
-            # the core rules come from seed 000; a module's from seed 003 where it speaks,
-            # else from the research dossier (a section naming its source tags)
+            # Heat's core rules come from seed 000; a module's from seed 003 where it speaks,
+            # else from the research dossier; Rallyman GT's from seed 004
             assert entry.source is not None, entry.id
-            core = entry.chapter not in MODULE_CHAPTERS
-            allowed = {"000"} if core else {"003", "research"}
+            if game == "heat":
+                core = entry.chapter not in MODULE_CHAPTERS
+                allowed = {"000"} if core else {"003", "research"}
+            else:
+                allowed = {GAMES[game].document}
             assert entry.source.document in allowed, entry.id
         else:
             assert entry.alternatives and entry.reasoning and entry.question, entry.id
+
+
+def test_rallyman_ids_carry_the_rgt_prefix() -> None:
+    assert all(rule.startswith("rgt.") for rule in ruleset("rallyman-gt").rule_ids)
+    assert not any(rule.startswith("rgt.") for rule in ruleset("heat").rule_ids)
 
 
 def test_the_check_catches_a_rule_without_a_test(tmp_path: Path) -> None:
@@ -66,3 +89,4 @@ def test_the_check_catches_a_rule_without_a_test(tmp_path: Path) -> None:
     marks = rule_marks(tmp_path)
     assert set(marks) == {"corner.spin"}
     assert [r for r in ruleset().rule_ids if not marks.get(r)]
+    assert [r for r in ruleset("rallyman-gt").rule_ids if not marks.get(r)]

@@ -18,8 +18,10 @@ def dice_tokens(step: Step, results: tuple[bool, ...]) -> tuple[str, ...]:
     return tuple(die + ("!" if warn else "") for die, warn in zip(step.dice, results, strict=True))
 
 
+@implements("rgt.focus.not-track")
 def trigger(limit: int, warnings: int, step: Step, results: tuple[bool, ...]) -> tuple[int, bool]:
-    """(warnings after this space, whether control is lost on it)."""
+    """(warnings after this space, whether control is lost on it). The track's warnings
+    always count, even on a space whose dice were fixed with focus."""
     total = warnings + sum(results) + step.track_warnings
     return total, step.overspeed or total >= limit
 
