@@ -24,6 +24,7 @@ extensions = [
     "sphinx.ext.doctest",
     "rulebook",
     "heat_tracks",
+    "rallyman_site",
 ]
 
 html_theme = "furo"
@@ -48,14 +49,16 @@ from heatcore.notation import state_from_dict, state_to_dict
 """
 
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
-rulebook_ruleset = "heatcore.registry:ruleset"
+# every ruleset of heatcore.registry.GAMES: Heat's chapters, then Rallyman GT's (rgt.*)
+rulebook_ruleset = "heatcore.registry:combined_ruleset"
 rulebook_implementations = "heatcore.registry:IMPLEMENTATIONS"
 rulebook_import = [
+    "heatcore.rallyman.driver", "heatcore.rallyman.setup", "heatcore.rallyman.validity",
     "heatcore.engine", "heatcore.setup", "heatcore.validity", "heatcore.observe", "heatcore.fast",
 ]
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
-rulebook_keep = ["tracks"]  # written by heat_tracks
+rulebook_keep = ["tracks", "rallyman"]  # written by heat_tracks and rallyman_site
 rulebook_api_package = "heatcore"
 # The mutants are deliberately broken engines: importing one patches heatcore in the
 # process, which would change what the doctests of a full build run against.
@@ -65,8 +68,8 @@ rulebook_api_skip = ["heatcore.conformance.mutants", "heatcore.rallyman"]
 rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"
-rulebook_catalogue = "proofs.catalogue:PROOFS"
-rulebook_fixtures = "spec/fixtures"
+rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE"]
+rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
 rulebook_includes = {
     "howto": "spec/schemas/HOWTO.md",
     "interpreting": "spec/schemas/INTERPRETING.md",

@@ -182,6 +182,19 @@ def ruleset(game: str = "heat") -> Ruleset:
     return load_ruleset((spec_dir() / GAMES[game].folder).resolve())
 
 
+def combined_ruleset() -> Ruleset:
+    """Every ruleset as one, each game's chapters after the previous game's (for views of
+    all of them, like the rulebook site)."""
+    chapters: list[Chapter] = []
+    entries: dict[str, Entry] = {}
+    for index, game in enumerate(GAMES):
+        rules = ruleset(game)
+        chapters += [Chapter(c.id, c.title, index * 1000 + c.order, c.summary, c.rule_ids)
+                     for c in rules.chapters]
+        entries.update(rules.entries)
+    return Ruleset(tuple(chapters), entries)
+
+
 def all_rule_ids() -> frozenset[str]:
     """Every rule and ruling ID of every ruleset."""
     return frozenset(rule for game in GAMES for rule in ruleset(game).rule_ids)

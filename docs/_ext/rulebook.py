@@ -219,16 +219,24 @@ def scan_fixtures(root: Path, folder: Path, known: set[str], cov: Coverage,
                     cov.add(rule_id, Hit("fixture", rel, name))
 
 
-def load_catalogue(app: Sphinx) -> list[Any] | None:
-    """The items of ``rulebook_catalogue`` (each with ``id``, ``claim``, ``rules``), if set."""
-    name = app.config.rulebook_catalogue
-    if not name:
+def _names(value: Any) -> list[str]:
+    """A config value that is one name or a list of names, as a list."""
+    return [value] if isinstance(value, str) else list(value)
+
+
+def load_catalogue(app: Sphinx) -> list[tuple[str, Any]] | None:
+    """``(module, item)`` for every item of the ``rulebook_catalogue`` objects (each item
+    with ``id``, ``claim``, ``rules``); one ``module:attribute`` per ruleset, or None."""
+    names = [n for n in _names(app.config.rulebook_catalogue) if n]
+    if not names:
         return None
-    try:
-        return list(_resolve(name))
-    except (ImportError, AttributeError) as error:
-        logger.info("rulebook: no proof catalogue (%s); scanning proofs for rule IDs", error)
-        return None
+    items: list[tuple[str, Any]] = []
+    for name in names:
+        try:
+            items += [(name, item) for item in _resolve(name)]
+        except (ImportError, AttributeError) as error:
+            logger.info("rulebook: no proof catalogue %s (%s)", name, error)
+    return items or None
 
 
 def scan(app: Sphinx, known: set[str]) -> tuple[Coverage, dict[str, list[tuple[str, Any]]]]:
@@ -242,12 +250,13 @@ def scan(app: Sphinx, known: set[str]) -> tuple[Coverage, dict[str, list[tuple[s
     if catalogue is None:
         scan_literals(root, root / app.config.rulebook_proofs, "proof", known, cov)
     else:
-        where = app.config.rulebook_catalogue.partition(":")[0].replace(".", "/") + ".py"
-        for item in catalogue:
+        for name, item in catalogue:
+            where = name.partition(":")[0].replace(".", "/") + ".py"
             for rule_id in getattr(item, "rules", ()):
                 if rule_id in known:
                     cov.add(rule_id, Hit("proof", where, str(item.id)))
-    scan_fixtures(root, root / app.config.rulebook_fixtures, known, cov, cases)
+    for folder in _names(app.config.rulebook_fixtures):
+        scan_fixtures(root, root / folder, known, cov, cases)
     return cov, cases
 
 
@@ -333,7 +342,7 @@ class Generator:
         self.root = Path(app.config.rulebook_root)
         self.cov, self.cases = scan(app, set(self.rs.entries))
         self.impl = implementations(app)
-        self.catalogue = {str(i.id): i for i in load_catalogue(app) or []}
+        self.catalogue = {str(i.id): i for _, i in load_catalogue(app) or []}
         self.refined_by: dict[str, list[str]] = {}
         for entry in self.rs.entries.values():
             for target in entry.refines:
@@ -473,10 +482,11 @@ class Generator:
         heading = {"test": "Tests", "proof": "Proofs", "fixture": "Fixtures"}[kind]
         folder = {"test": self.app.config.rulebook_tests,
                   "proof": self.app.config.rulebook_proofs,
-                  "fixture": self.app.config.rulebook_fixtures}[kind]
+                  "fixture": ", ".join(_names(self.app.config.rulebook_fixtures))}[kind]
         if kind == "proof" and self.catalogue:
             out = [title("Proof catalogue", "="),
-                   f"Every proof of ``{self.app.config.rulebook_catalogue}``: its claim in "
+                   f"Every proof of ``{', '.join(_names(self.app.config.rulebook_catalogue))}``: "
+                   "its claim in "
                    "words, the rule IDs it covers and the deliberate bugs it must catch; read "
                    "when the site was built.\n\n"]
         else:
@@ -755,12 +765,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_tests", "tests", "env")
     app.add_config_value("rulebook_test_marker", "rules", "env")
     app.add_config_value("rulebook_proofs", "proofs", "env")
-    app.add_config_value("rulebook_fixtures", "fixtures", "env")
+    # one folder, or a list (one per ruleset)
+    app.add_config_value("rulebook_fixtures", "fixtures", "env", types=[str, list])
     app.add_config_value("rulebook_depends", [], "env")
     app.add_config_value("rulebook_api_package", "", "env")
     # modules left out of the API page (importing them must not happen in the build)
     app.add_config_value("rulebook_api_skip", [], "env")
-    app.add_config_value("rulebook_catalogue", "", "env")
+    # one ``module:attribute``, or a list (one per ruleset)
+    app.add_config_value("rulebook_catalogue", "", "env", types=[str, list])
     app.add_config_value("rulebook_includes", {}, "env")
     app.add_config_value("rulebook_keep", [], "env")
     app.add_domain(RuleDomain)
