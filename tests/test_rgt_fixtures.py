@@ -14,7 +14,7 @@ import pytest
 from heatcore.rallyman import fixtures, miner, moves
 from heatcore.rallyman.spec import rules
 
-SCHEMA = Path(__file__).resolve().parent.parent / "spec" / "schemas" / "case.schema.json"
+SCHEMAS = Path(__file__).resolve().parent.parent / "spec" / "schemas"
 
 
 def test_every_rule_and_ruling_has_three_fixtures() -> None:
@@ -26,12 +26,14 @@ def test_every_rule_and_ruling_has_three_fixtures() -> None:
 
 
 def test_suites_name_their_ruleset_and_cases_fit_the_shared_schema() -> None:
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    case_schema = json.loads((SCHEMAS / "case.schema.json").read_text(encoding="utf-8"))
+    suite_schema = json.loads((SCHEMAS / "suite.schema.json").read_text(encoding="utf-8"))
     for path in sorted(fixtures.folder().glob("*.json")):
         suite = json.loads(path.read_text(encoding="utf-8"))
-        assert suite["ruleset"] == "rallyman-gt" and suite["format"] == fixtures.SUITE_FORMAT
+        assert suite["ruleset"] == "rallyman-gt"
+        jsonschema.validate({**suite, "cases": []}, suite_schema)
         for case in suite["cases"]:
-            jsonschema.validate(case, schema)
+            jsonschema.validate(case, case_schema)
 
 
 @pytest.mark.rules("rgt.turn.sequence")

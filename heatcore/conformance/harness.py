@@ -21,7 +21,8 @@ from pathlib import Path
 
 from heatcore.conformance import PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, track_of
-from heatcore.conformance.fixtures import fixtures_dir, load_cases
+from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
+from heatcore.conformance.fixtures import load_cases
 from heatcore.conformance.protocol import EngineFailure, EngineProcess
 from heatcore.conformance.shrink import shortest_suffix
 from heatcore.files import write_atomic
@@ -375,7 +376,7 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
     began = time.perf_counter()
-    session = Session(argv, timeout, "heat")
+    session = Session(argv, timeout, ruleset_of(binding))
     try:
         try:
             session.get()
@@ -420,7 +421,7 @@ def _race_parts(binding: Binding, argv: list[str], timeout: float,
 def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range) -> Outcome:
     """Run the races of ``seeds`` through a new engine subprocess (a pool job)."""
     outcome = Outcome()
-    session = Session(argv, timeout, "heat")
+    session = Session(argv, timeout, ruleset_of(binding))
     try:
         runner = Runner(binding, session, outcome)
         for seed in seeds:
@@ -517,6 +518,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fixtures", type=Path, default=None, help="corpus (spec/fixtures)")
     parser.add_argument("--no-fixtures", action="store_true", help="run the races only")
     parser.add_argument("--seed", type=int, default=RACE_SEED_BASE, help="first race seed")
+    parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
+                        help="the ruleset to check (heat)")
     parser.add_argument("--workers", type=_positive, default=1,
                         help="processes for the races, each with its own engine (1); the "
                              "give-up limits count per worker")
@@ -531,10 +534,8 @@ def main(argv: list[str]) -> int:
         return 2
     if command[0] == "heatcore" and shutil.which("heatcore") is None:
         command = [sys.executable, "-m", "heatcore.cli", *command[1:]]
-    from heatcore.conformance.heat import HeatBinding
-
-    binding = HeatBinding()
-    fixtures = None if args.no_fixtures else (args.fixtures or fixtures_dir())
+    binding = load_binding(args.ruleset)
+    fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
     outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
                   workers=args.workers)
     report = report_json(outcome, binding, args.impl)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from heatcore.conformance.binding import Binding
+from heatcore.conformance.bindings import BINDINGS, load_binding
 from heatcore.conformance.protocol import serve
 
 
@@ -26,5 +27,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="heatcore serve",
                                      description="Speak the conformance protocol (conform/1) "
                                                  "on stdin/stdout.")
-    parser.parse_args(argv)
-    return run()
+    parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
+                        help="the ruleset to serve (heat)")
+    args = parser.parse_args(argv)
+    return run(load_binding(args.ruleset))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from heatcore.files import write_atomic
+from heatcore.rallyman.batch import measure
 from heatcore.rallyman.driver import POLICIES, play
 from heatcore.rallyman.racelog import race_to_json
 from heatcore.rallyman.report import play_by_play
@@ -15,6 +16,24 @@ from heatcore.rallyman.setup import MAX_PLAYERS, MIN_PLAYERS, random_setup
 from heatcore.rallyman.track import track_ids
 
 DEFAULT_TRACK = "albert-park"
+
+
+def _batch(args: argparse.Namespace, track: str) -> int:
+    """``--count N``: N races (seeds seed..seed+N-1) one after another, and a summary."""
+    if args.json:
+        print("heatcore: --json writes one race; it cannot be used with --count",
+              file=sys.stderr)
+        return 2
+    policy = "random" if args.policy == "random" else "sensible"
+    cell = measure(track, args.players, range(args.seed, args.seed + args.count),
+                   args.laps, policy)
+    print("game: rallyman-gt")
+    print(f"races: {cell.races}")
+    print(f"actions: {cell.actions}")
+    print(f"time: {cell.seconds:.3f} s")
+    print(f"races/s: {cell.races_per_second:.1f}")
+    print(f"actions/s: {cell.actions_per_second:.0f}")
+    return 0
 
 
 def race(args: argparse.Namespace) -> int:
@@ -29,8 +48,7 @@ def race(args: argparse.Namespace) -> int:
               f"not {args.players}", file=sys.stderr)
         return 2
     if args.count > 1:
-        print("heatcore: --count is not available for rallyman-gt yet", file=sys.stderr)
-        return 2
+        return _batch(args, track)
     rng = random.Random(args.seed)
     setup = random_setup(track, args.players, rng, args.laps)
     policy = POLICIES["random" if args.policy == "random" else "sensible"]

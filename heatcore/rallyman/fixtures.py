@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from heatcore.conformance import SUITE_FORMAT
 from heatcore.errors import RulesError
 from heatcore.events import Event
 from heatcore.files import write_atomic
@@ -48,7 +49,6 @@ from heatcore.rallyman.spec import rules, spec_folder
 from heatcore.rallyman.state import RaceState
 
 PER_RULE = 3
-SUITE_FORMAT = "heatcore.rallyman-gt.fixtures/1"
 DRAWN = {"gear": "rgt.damage.gear", "brake": "rgt.damage.brake", "coast": "rgt.damage.coast",
          "weather": "rgt.damage.weather", "yellow": "rgt.damage.yellow-flag",
          "green": "rgt.damage.green-flag"}
@@ -80,9 +80,13 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
                                                                 and src.kind == "steep")
     if steep and move is not None and move.kind == "diagonal":
         tags.add("rgt.corner.steep-diagonal")
-    if move is not None and move.entry_limit is not None:
+    # dotted lines are tagged where they decide: over the line, within every other limit
+    within = corner is None or step.gear <= corner.limit
+    if move is not None and move.entry_limit is not None and move.entry_limit < step.gear \
+            and within:
         tags.add("rgt.corner.steep-entry")
-    if move is not None and move.exit_limit is not None:
+    if move is not None and move.exit_limit is not None and move.exit_limit < step.gear \
+            and within and move.entry_limit is None:
         tags.add("rgt.corner.steep-exit")
     if move is not None and (move.entry_warning or move.exit_warning):
         tags.add("rgt.corner.steep-warning")
@@ -237,8 +241,7 @@ def suites(found: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
         ids = chapter.rule_ids if chapter else tuple(e.id for e in rs if e.kind == "ruling")
         name = chapter.id.removeprefix("rgt.") if chapter else "rulings"
         cases = [c for rule in ids for c in found.get(rule, [])]
-        out[name] = {"format": SUITE_FORMAT, "ruleset": "rallyman-gt", "suite": name,
-                     "cases": cases}
+        out[name] = {"format": SUITE_FORMAT, "ruleset": "rallyman-gt", "cases": cases}
     return out
 
 

@@ -1,0 +1,82 @@
+"""The Rallyman GT command line and benchmark: a readable race, a replayable log, clear
+errors (exit 2, one line, no traceback), the batch summary and the tiny benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_rallyman import main as bench_main
+from heatcore.cli import main
+
+
+def test_race_prints_a_play_by_play_and_writes_a_log_that_replays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "race.json"
+    argv = ["race", "--game", "rallyman-gt", "--track", "proving-ground", "--players", "3",
+            "--seed", "5", "--laps", "1", "--json", str(log)]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert first.startswith("Rallyman GT on Proving ground") and "Race over:" in first
+    assert main(["replay", str(log)]) == 0
+    again = capsys.readouterr().out
+    assert again.splitlines()[:-1] == first.splitlines()[:-2]  # minus the "log written" line
+
+
+@pytest.mark.parametrize("argv", [
+    ["race", "--game", "rallyman-gt", "--track", "usa"],
+    ["race", "--game", "rallyman-gt", "--players", "7"],
+])
+def test_bad_arguments_give_one_line_and_exit_2(argv: list[str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_count_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["race", "--game", "rallyman-gt", "--track", "proving-ground", "--players", "2",
+            "--laps", "1", "--count", "2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "races: 2" in out and "actions/s:" in out
+
+
+def test_tiny_benchmark_prints_every_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["--tiny"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("races/s") == 6
+
+
+@pytest.mark.rules("rgt.turn.sequence")
+def test_conform_passes_against_heatcore_serve_for_rallyman(tmp_path: Path) -> None:
+    """The conformance kit, through the protocol: heatcore serving Rallyman GT against the
+    Rallyman GT binding, fixtures and a few seeded races."""
+    import sys
+
+    from heatcore.conformance.harness import main as conform_main
+
+    impl = f"{sys.executable} -m heatcore.cli serve --ruleset rallyman-gt"
+    code = conform_main(["--ruleset", "rallyman-gt", "--impl", impl, "--races", "2",
+                         "--report", str(tmp_path)])
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert code == 0, report[:2000]
+
+
+@pytest.mark.rules("rgt.corner.dangerous", "rgt.corner.steep-entry")
+@pytest.mark.parametrize("mutant", ["dangerous_no_warning", "steep_entry_ignored"])
+def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -> None:
+    """Negative controls: heatcore.rallyman with one corner rule broken fails, and the
+    report names the broken rule."""
+    import json
+    import sys
+
+    from heatcore.conformance.harness import main as conform_main
+    from heatcore.rallyman.mutants import BROKEN
+
+    impl = f"{sys.executable} -m heatcore.rallyman.mutants {mutant}"
+    assert conform_main(["--ruleset", "rallyman-gt", "--impl", impl, "--races", "0",
+                         "--report", str(tmp_path)]) == 1
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["rules"][BROKEN[mutant]]["fail"] > 0
