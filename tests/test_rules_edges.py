@@ -328,3 +328,39 @@ def test_cards_out_of_the_canonical_order_are_refused_by_the_rule_of_the_step() 
         with pytest.raises(IllegalAction) as err:
             apply(state, Discard(0, cards))
         assert err.value.rule == "discard.optional"
+
+
+@pytest.mark.rules("slipstream.eligible")
+def test_slipstream_behind_a_car_on_the_outside_spot_of_the_next_space() -> None:
+    state = make_state(make_car(5, racing_line=False, hand=STILL),
+                       make_car(0, hand="4 1 1 2 2 3 3"))
+    state, _ = run(state, "P2 gear 1 play 4", "P2 end react")
+    assert state.cars[1].spot == (4, True)
+    assert "P2 slipstream" in map(str, legal_actions(state))
+
+
+@pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
+def test_each_stress_flip_finds_nothing_when_no_basic_card_is_left() -> None:
+    car = make_car(0, gear=2, hand="S S 1 1 2 2 3")
+    car = replace(car, deck=("H", "U0"), discard=("U5",))
+    state = make_state(car, make_car(-9, hand=STILL))  # (cards left out: one rule alone)
+    state, events = apply(state, parse_action("P1 gear 2 play S S"))
+    state, events = apply(state, parse_action("P2 gear 1 play U0"))
+    assert len([e for e in kinds(events, "flip-found-nothing") if e.car == 0]) == 2
+    assert [e.get("speed") for e in kinds(events, "speed") if e.car == 0] == [0]
+
+
+@pytest.mark.rules("play.cluttered")
+def test_a_cluttered_hand_plays_every_playable_card() -> None:
+    state = make_state(make_car(0, gear=4, hand="2 U0 H H H H H", engine=0),
+                       make_car(-9, hand=FILLER))
+    assert "P1 gear 4 play 2 U0 H H" in map(str, legal_actions(state))
+    assert refused(state, "P1 gear 4 play 2 H H H") == "play.cluttered"
+    assert refused(state, "P1 gear 4 play U0 H H H") == "play.cluttered"
+
+
+@pytest.mark.rules("play.cluttered", "ruling.cluttered-gear")
+def test_a_short_cluttered_hand_plays_only_gears_its_heat_can_fill() -> None:
+    car = make_car(0, gear=4, hand="1 H H", engine=0)
+    state = make_state(car, make_car(-9, hand=FILLER))
+    assert [str(a) for a in legal_actions(state)] == ["P1 gear 3 play 1 H H"]
