@@ -364,3 +364,50 @@ def test_a_short_cluttered_hand_plays_only_gears_its_heat_can_fill() -> None:
     car = make_car(0, gear=4, hand="1 H H", engine=0)
     state = make_state(car, make_car(-9, hand=FILLER))
     assert [str(a) for a in legal_actions(state)] == ["P1 gear 3 play 1 H H"]
+
+
+@pytest.mark.rules("order.fixed-at-round-start")
+def test_a_choice_of_another_car_is_refused_by_the_turn_order() -> None:
+    state = make_state(make_car(0, hand="1 1 2 2 3 3 4"), make_car(-9, hand=FILLER),
+                       make_car(-20, hand=FILLER))
+    assert state.order == (0, 1, 2)
+    assert refused(state, "P2 gear 1 play 1") == "order.fixed-at-round-start"
+    state, _ = apply(state, parse_action("P1 gear 1 play 1"))
+    assert state.actor() == 1
+    assert refused(state, "P1 gear 1 play 2") == "order.fixed-at-round-start"
+    assert refused(state, "P3 gear 1 play 1") == "order.fixed-at-round-start"
+
+
+@pytest.mark.rules("finish.removed")
+def test_a_finished_race_offers_no_action() -> None:
+    from heatcore.driver import random_race
+
+    final = random_race("usa", 2, seed=3, laps=1).final
+    assert final.is_over() and legal_actions(final) == ()
+    assert refused(final, "P1 gear 1 play 1") == "finish.removed"
+
+
+@pytest.mark.rules("deck.reshuffle")
+def test_only_the_car_whose_deck_ran_out_shuffles() -> None:
+    from heatcore.actions import Shuffle
+
+    car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
+    car = replace(car, deck=(), discard=car.deck)
+    state, _ = run(make_state(make_car(40, hand=FILLER), car), "P2 gear 2 play 4 S")
+    assert state.shuffle == 1
+    with pytest.raises(IllegalAction) as err:
+        apply(state, Shuffle(0, state.cars[0].deck + state.cars[0].discard))
+    assert err.value.rule == "deck.reshuffle"
+
+
+@pytest.mark.rules("ruling.hand-over-limit", "replenish.draw")
+def test_a_hand_over_seven_draws_nothing() -> None:
+    from heatcore.cleanup import draw_to_hand_size
+    from heatcore.state import Phase, Stage, Turn
+
+    state = make_state(make_car(0, hand="1 1 1 2 2 2 3"), make_car(-9, hand=STILL))
+    big = replace(state.cars[0], hand=("1", "1", "1", "2", "2", "2", "3", "S"))
+    turn = Turn(car=0, stage=Stage.REPLENISH, start_position=0)
+    state = replace(state.with_car(0, big), phase=Phase.TURN, turn=turn)
+    after, done = draw_to_hand_size(state, turn, [])
+    assert done and after.cars[0].hand == big.hand and after.cars[0].deck == big.deck
