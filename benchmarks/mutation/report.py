@@ -217,7 +217,11 @@ def render(results: list[dict[str, Any]]) -> str:
              "killed (``pytest -x``: the first test to fail is named), out of every mutant "
              "run less those explained as equivalent (they change no behaviour). Golden "
              "files and fast-versus-reference comparisons are not in the test commands, so "
-             "they kill nothing here.", ""]
+             "they kill nothing here. A session mutates the code of the commit it was made "
+             "from (the latest run: ``reference`` on 8a02baf, ``fast`` on 9da74ab, both before "
+             "the weather module); ``retest`` ran the survivors again with the tests of the "
+             "commit that wrote this page. Timeouts and crashes count as killed by no named "
+             "test.", ""]
     for s in results:
         title = f"Session ``{s['session']}``"
         lines += [title, "-" * len(title), "",
