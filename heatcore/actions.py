@@ -131,7 +131,19 @@ class Shuffle:
         return f"{car_name(self.car)} shuffle {' '.join(self.order)}".rstrip()
 
 
+@dataclass(frozen=True, slots=True)
+class LegendShuffle:
+    """Chance (Legends module): the 10 Legend cards become the Legend deck ``order`` (top
+    card first); ``car`` is the Legend whose turn awaits the card."""
+
+    car: int
+    order: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} legend shuffle {' '.join(map(str, self.order))}"
+
+
 Action = (
     Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | SectorCooldown | Boost | EndReact
-    | Slipstream | DeclineSlipstream | Discard | Shuffle
+    | Slipstream | DeclineSlipstream | Discard | Shuffle | LegendShuffle
 )

@@ -17,6 +17,7 @@ from heatcore.registry import GAMES
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
 from heatcore.track import track_ids
+from heatcore.weather import MODULES
 
 
 def _race(args: argparse.Namespace) -> int:
@@ -30,7 +31,8 @@ def _race(args: argparse.Namespace) -> int:
     if args.count > 1:
         return _race_batch(args)
     rng = random.Random(args.seed)
-    setup = random_setup(args.track, args.players, rng, args.laps)
+    setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
+                         args.legends, args.aggressive)
     race = play(setup, POLICIES[args.policy], rng)
     sys.stdout.write(play_by_play(race))
     if args.json:
@@ -50,6 +52,10 @@ def _race_batch(args: argparse.Namespace) -> int:
     """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``."""
     if args.json:
         print("heatcore: --json writes one race; it cannot be used with --count",
+              file=sys.stderr)
+        return 2
+    if args.modules:
+        print("heatcore: --count plays core races only for now; drop --modules",
               file=sys.stderr)
         return 2
     seeds = list(range(args.seed, args.seed + args.count))
@@ -100,6 +106,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _modules(text: str) -> tuple[str, ...]:
+    """``weather,legends`` -> the modules in canonical order; unknown names refused."""
+    names = {m.strip() for m in text.split(",") if m.strip()}
+    unknown = sorted(names - set(MODULES))
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown module {unknown[0]!r} (modules: {', '.join(MODULES)})")
+    return tuple(m for m in MODULES if m in names)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
@@ -120,6 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="spread the races over W processes")
     race.add_argument("--engine", default="fast", choices=ENGINES,
                       help="engine of --count batches (both play the same races)")
+    race.add_argument("--modules", type=_modules, default=(),
+                      help="comma-separated modules to play: weather, legends")
+    race.add_argument("--legends", type=int, default=0,
+                      help="Legend cars added by the legends module (players + Legends <= 6)")
+    race.add_argument("--aggressive", action="store_true",
+                      help="aggressive Legends (legends module)")
     race.set_defaults(func=_race)
     rep = sub.add_parser("replay", help="play back an action log written by race --json")
     rep.add_argument("file")

@@ -14,6 +14,7 @@ from heatcore.actions import (
     Cooldown,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
     Shuffle,
     Slipstream,
@@ -21,6 +22,7 @@ from heatcore.actions import (
 from heatcore.cards import STRESS, UPGRADE_0, VALUE, Card
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
+from heatcore.legends import full_deck
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 
@@ -38,10 +40,14 @@ def shuffle_cards(car: int, cards: Iterable[Card], rng: random.Random) -> Shuffl
     return Shuffle(car, tuple(order))
 
 
-def random_shuffle(state: RaceState, rng: random.Random) -> Shuffle:
-    """The awaited shuffle, ordered by ``rng``."""
+def random_shuffle(state: RaceState, rng: random.Random) -> Shuffle | LegendShuffle:
+    """The awaited shuffle (of a player's cards, or of the Legend deck), ordered by ``rng``."""
     car = state.shuffle
     assert car is not None
+    if state.is_legend(car):
+        order = list(full_deck())
+        rng.shuffle(order)
+        return LegendShuffle(car, tuple(order))
     return shuffle_cards(car, state.cars[car].deck + state.cars[car].discard, rng)
 
 

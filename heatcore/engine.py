@@ -17,6 +17,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
     SectorCooldown,
     Shuffle,
@@ -35,11 +36,12 @@ from heatcore.cleanup import (
 from heatcore.corners import check_corners
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
+from heatcore.legends import apply_legend_shuffle, check_legend_shuffle, legend_turn
 from heatcore.planning import apply_plan, check_plan, legal_plans
 from heatcore.react import apply_react, check_react, react_choices
 from heatcore.registry import implements
 from heatcore.reveal import finish_flips, flip_once, reveal
-from heatcore.rounds import end_round, has_adrenaline
+from heatcore.rounds import end_round, has_adrenaline, next_planner
 from heatcore.slipstream import (
     apply_slipstream,
     can_slipstream,
@@ -84,7 +86,12 @@ def legal_actions(state: RaceState) -> tuple[Action, ...]:
 @implements("round.sequence")
 def check_action(state: RaceState, action: Action) -> None:
     """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``."""
+    if isinstance(action, LegendShuffle):
+        check_legend_shuffle(state, action.car, action.order)
+        return
     if isinstance(action, Shuffle):
+        if state.shuffle is not None and state.is_legend(state.shuffle):
+            raise IllegalAction("legend.deck", "the Legend deck's shuffle is awaited")
         check_shuffle(state, action)
         return
     if state.shuffle is not None:
@@ -124,10 +131,12 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
     events: list[Event] = []
     if isinstance(action, Shuffle):
         state = apply_shuffle(state, action, events)
+    elif isinstance(action, LegendShuffle):
+        state = apply_legend_shuffle(state, action.order, events)
     elif isinstance(action, Plan):
         state = apply_plan(state, action, events)
-        if state.cursor == len(state.order):
-            state = _start_turn(replace(state, phase=TURN, cursor=0), events)
+        if state.legends is not None:
+            state = replace(state, cursor=next_planner(state, state.cursor))
     else:
         turn = state.turn
         assert turn is not None
@@ -148,6 +157,8 @@ def _start_turn(state: RaceState, events: list[Event]) -> RaceState:
     turn = Turn(car=car, stage=REVEAL, start_position=state.cars[car].position,
                 adrenaline=has_adrenaline(state, car))
     events.append(event("turn-started", car, adrenaline=turn.adrenaline))
+    if state.is_legend(car):
+        return replace(state, turn=turn)  # moved by _advance (after a deck shuffle, if due)
     return reveal(state, turn, events)
 
 
@@ -163,11 +174,20 @@ def _after_slipstream(state: RaceState, events: list[Event]) -> RaceState:
 
 def _advance(state: RaceState, events: list[Event]) -> RaceState:
     """Run every step that needs no choice, up to the next decision or chance point."""
-    while state.shuffle is None and state.phase is TURN:
+    while state.shuffle is None:
+        if state.phase is PLAN:
+            if state.cursor < len(state.order):
+                return state
+            state = _start_turn(replace(state, phase=TURN, cursor=0), events)
+            continue
+        if state.phase is not TURN:
+            return state
         turn = state.turn
         assert turn is not None
         stage = turn.stage
-        if stage in (REVEAL, BOOST):
+        if stage is REVEAL and state.legends is not None and state.is_legend(turn.car):
+            state = legend_turn(state, turn, events)
+        elif stage in (REVEAL, BOOST):
             if turn.flips_left > 0:
                 state = flip_once(state, turn, events)
             else:

@@ -17,6 +17,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
     SectorCooldown,
     Shuffle,
@@ -25,10 +26,11 @@ from heatcore.actions import (
 from heatcore.cards import ALL_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
+from heatcore.legends import check_deck_order, colours, legend_cards
 from heatcore.setup import RaceSetup
-from heatcore.state import Car, Conditions, Phase, RaceState, Stage, Turn, car_name
+from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState, Stage, Turn, car_name
 from heatcore.track import load_track
-from heatcore.weather import MODULES, WEATHER, check_conditions
+from heatcore.weather import LEGENDS, MODULES, WEATHER, check_conditions
 
 STATE_FORMAT = "heatcore.state/1"
 _CARDS = frozenset(ALL_CARDS)
@@ -83,6 +85,8 @@ def parse_action(text: str) -> Action:
         return Discard(car, parse_cards(rest, "discard.optional"))
     if verb == "shuffle":
         return Shuffle(car, parse_cards(rest, "deck.reshuffle"))
+    if verb == "legend" and rest[:1] == ["shuffle"] and all(w.isdigit() for w in rest[1:]):
+        return LegendShuffle(car, tuple(int(w) for w in rest[1:]))
     raise MalformedInput("round.sequence", f"cannot read action {text!r}")
 
 
@@ -94,12 +98,15 @@ def format_action(action: Action) -> str:
 # ---------------------------------------------------------------- state JSON
 
 def _car_to_dict(index: int, car: Car) -> dict[str, Any]:
-    return {
+    out = {
         "id": car_name(index), "position": car.position, "racing_line": car.racing_line,
         "gear": car.gear, "engine": car.engine, "hand": list(car.hand),
         "deck": list(car.deck), "discard": list(car.discard), "played": list(car.played),
         "flipped": list(car.flipped),
     }
+    if car.legend is not None:
+        out["legend"] = car.legend
+    return out
 
 
 def _turn_to_dict(turn: Turn, weather: bool) -> dict[str, Any]:
@@ -136,6 +143,9 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
     }
     if state.conditions is not None:
         out["weather"] = {"token": state.conditions.weather, "road": list(state.conditions.road)}
+    if state.legends is not None:
+        out["legends"] = {"deck": list(state.legends.deck), "card": state.legends.card,
+                          "aggressive": state.legends.aggressive}
     return out
 
 
@@ -195,7 +205,10 @@ def _car_from(data: Any, index: int) -> Car:
     r = _Reader(data, f"cars[{index}]")
     if r.get_str("id") != car_name(index):
         raise MalformedInput("round.sequence", f"cars[{index}].id must be {car_name(index)}")
-    return Car(position=r.get_int("position"), racing_line=r.get_bool("racing_line"),
+    legend = r.get_str("legend") if "legend" in r.data else None
+    if legend is not None and legend not in colours():
+        raise MalformedInput("legend.setup", f"cars[{index}].legend: unknown colour {legend!r}")
+    return Car(legend=legend, position=r.get_int("position"), racing_line=r.get_bool("racing_line"),
                gear=r.get_int("gear", "gear.range"), engine=r.get_int("engine", "setup.engine"),
                hand=canonical(r.get_cards("hand")), deck=r.get_cards("deck"),
                discard=canonical(r.get_cards("discard")), played=canonical(r.get_cards("played")),
@@ -231,6 +244,25 @@ def _modules_from(r: _Reader) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _legends_from(r: _Reader, modules: tuple[str, ...]) -> LegendDeck | None:
+    if LEGENDS not in modules:
+        if "legends" in r.data:
+            raise MalformedInput("weather.module",
+                                 "state.legends given but module 'legends' is off")
+        return None
+    g = _Reader(r.get("legends"), "state.legends")
+    deck = g.get("deck")
+    if not isinstance(deck, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in deck):
+        raise MalformedInput("legend.deck", "state.legends.deck must be a list of card numbers")
+    card = g.get("card")
+    if card is not None and (not isinstance(card, int) or card not in legend_cards()):
+        raise MalformedInput("legend.deck", "state.legends.card must be a card number or null")
+    if len(set(deck)) != len(deck) or not set(deck) <= set(legend_cards()) or card in deck:
+        raise MalformedInput("legend.deck", "state.legends.deck holds each card at most once")
+    return LegendDeck(tuple(deck), card, g.get_bool("aggressive"))
+
+
 def _conditions_from(r: _Reader, modules: tuple[str, ...]) -> Conditions | None:
     if WEATHER not in modules:
         if "weather" in r.data:
@@ -263,6 +295,7 @@ def state_from_dict(data: Any) -> RaceState:
     conditions = _conditions_from(r, modules)
     if conditions is not None:
         check_conditions(conditions, track)
+    legends = _legends_from(r, modules)
     shuffle = r.get("shuffle")
     if shuffle is not None and not isinstance(shuffle, str):
         raise MalformedInput("deck.reshuffle", "state.shuffle must be a car name or null")
@@ -274,6 +307,7 @@ def state_from_dict(data: Any) -> RaceState:
         turn=None if raw_turn is None else _turn_from(raw_turn, len(cars), conditions is not None),
         shuffle=None if shuffle is None else parse_car(shuffle),
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
+        legends=legends,
     )
 
 
@@ -307,6 +341,9 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
         out["modules"] = list(setup.modules)
     if setup.weather is not None:
         out["weather"] = {"token": setup.weather, "road": list(setup.road)}
+    if setup.legends:
+        out["legends"] = {"cars": setup.legends, "deck": list(setup.legend_deck),
+                          "aggressive": setup.aggressive}
     return out
 
 
@@ -319,10 +356,22 @@ def setup_from_dict(data: Any) -> RaceSetup:
         raise MalformedInput("setup.deck", "setup.decks must be a list")
     modules = _modules_from(_Reader({"modules": r.data.get("modules", [])}, "setup"))
     conditions = _conditions_from(r, modules)
+    legends = _setup_legends(r, modules)
     return RaceSetup(track=r.get_str("track"), players=players,
                      laps=r.get_int("laps", "setup.track-laps"),
-                     grid=r.get_cars("grid", players),
+                     grid=r.get_cars("grid", players + legends.get("legends", 0)),
                      decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").get_cards("d")
                                  for i, d in enumerate(decks)),
                      modules=modules, weather=conditions.weather if conditions else None,
-                     road=conditions.road if conditions else ())
+                     road=conditions.road if conditions else (), **legends)
+
+
+def _setup_legends(r: _Reader, modules: tuple[str, ...]) -> dict[str, Any]:
+    if LEGENDS not in modules:
+        return {}
+    g = _Reader(r.get("legends"), "setup.legends")
+    deck = g.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(c, int) for c in deck):
+        raise MalformedInput("legend.deck", "setup.legends.deck must be a list of card numbers")
+    return {"legends": g.get_int("cars", "legend.setup"), "legend_deck": check_deck_order(deck),
+            "aggressive": g.get_bool("aggressive")}

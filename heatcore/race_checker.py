@@ -40,7 +40,9 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -54,6 +56,7 @@ from heatcore.notation import state_from_json, state_to_json
 from heatcore.oracle.board import Board
 from heatcore.oracle.choices import HAND_SIZE
 from heatcore.oracle.model import Chance, ModelError, Over, RaceModel
+from heatcore.oracle.modules import Weather
 from heatcore.oracle.printed import printed_track
 from heatcore.setup import RaceSetup, start_race
 from heatcore.state import Phase, RaceState
@@ -66,6 +69,9 @@ def is_legal(state: RaceState, action: Action) -> bool:
     if state.is_chance():
         car = state.shuffle
         assert car is not None
+        if state.is_legend(car):
+            return (isinstance(action, LegendShuffle) and action.car == car
+                    and sorted(action.order) == list(range(1, 11)))
         return (isinstance(action, Shuffle) and action.car == car and
                 Counter(action.order) == Counter(state.cars[car].deck + state.cars[car].discard))
     return action in legal_actions(state)
@@ -182,6 +188,10 @@ def _rules_of_action(model: RaceModel, action: Action) -> set[str]:
         return {"slipstream.not-past-finish"} if near else {"slipstream.eligible"}
     if isinstance(action, Discard):
         return {"discard.optional"}
+    if isinstance(action, SectorCooldown):
+        return {"weather.cooling-bonus"}
+    if isinstance(action, LegendShuffle):
+        return {"legend.deck"}
     return {"deck.reshuffle"}
 
 
@@ -234,6 +244,9 @@ def compare_state(model: RaceModel, state: RaceState) -> None:
     differ(None, "order", state.order, tuple(model.order))
     differ(None, "cursor", state.cursor, model.cursor)
     differ(None, "shuffle", state.shuffle, model.shuffle)
+    if state.legends is not None:
+        differ(None, "legend_deck", state.legends.deck, tuple(model.legend_deck))
+        differ(None, "legend_card", state.legends.card, model.legend_card)
 
 
 def compare_events(model: RaceModel, events: tuple[Event, ...]) -> None:
@@ -269,14 +282,24 @@ class RaceChecker:
 
     def start(self, state: RaceState, events: tuple[Event, ...] = ()) -> None:
         """The race's first state (round 1 planning)."""
-        _require(state.round == 1 and state.phase is Phase.PLAN and state.cursor == 0,
-                 ("round.sequence",), "a race starts in the planning of round 1")
+        head = 0  # Legends at the head of the order do not plan (legend.turn-order)
+        while head < len(state.order) and state.is_legend(state.order[head]):
+            head += 1
+        _require(state.round == 1 and state.phase is Phase.PLAN and state.cursor == head,
+                 ("round.sequence", "legend.turn-order"),
+                 "a race starts in the planning of round 1, at the first player's car")
         board = printed_track(state.track.id)
+        heat = board.heat
+        if state.conditions is not None:  # weather.setup-change, read from the printed token
+            change = Weather(state.conditions.weather, state.conditions.road).setup()
+            heat += change["heat_in_engine"] - change["heat_to_deck"] - change["heat_to_discard"]
         for car in state.cars:
             _require(car.gear == 1, ("setup.gear",), "every car starts in gear 1")
+            if car.legend is not None:
+                continue
             _require(len(car.hand) == HAND_SIZE, ("setup.hand",), "every hand starts with 7")
-            _require(car.engine == board.heat, ("setup.engine",),
-                     f"every engine starts with the board's {board.heat} Heat")
+            _require(car.engine == heat, ("setup.engine", "weather.setup-change"),
+                     f"every engine starts with {heat} Heat")
         self.resume(state)
         model = self.model
         assert model is not None
@@ -410,10 +433,12 @@ class RaceBatch:
 BATCH_PLAYERS = (2, 3, 2, 4, 3, 2, 5, 6)
 
 
-def seeded_batch(count: int, seed: int = 0) -> RaceBatch:
+def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> RaceBatch:
     """Play ``count`` one-lap races from seeds ``seed..seed+count-1`` (tracks, player counts
     and policies cycled: uniform random, aggressive, clutter, mixed, greedy), checking every
-    step with :class:`RaceChecker`."""
+    step with :class:`RaceChecker`. With ``modules``, the races play them (with Legends,
+    one to three players and Legends up to the cycled car count, aggressive every other
+    race)."""
     from heatcore.driver import greedy_policy, random_policy
     from heatcore.setup import random_setup
 
@@ -423,8 +448,13 @@ def seeded_batch(count: int, seed: int = 0) -> RaceBatch:
     batch = RaceBatch()
     for k in range(seed, seed + count):
         rng = random.Random(k)
-        setup = random_setup(ids[k % len(ids)], BATCH_PLAYERS[k % len(BATCH_PLAYERS)], rng,
-                             laps=1)
+        cars = BATCH_PLAYERS[k % len(BATCH_PLAYERS)]
+        players, legends = cars, 0
+        if "legends" in modules:
+            players = min(cars - 1, 1 + k % 3)
+            legends = cars - players
+        setup = random_setup(ids[k % len(ids)], players, rng, laps=1, modules=modules,
+                             legends=legends, aggressive=bool(k % 2))
         checker, final, _ = check_race(setup, policies[k % len(policies)], rng)
         batch.races += 1
         batch.steps += checker.steps

@@ -52,6 +52,9 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
         k, car = ev.kind, ev.car
         if k == "race-started":
             yield f"Race on {track.name}, {ev.get('laps')} laps, grid {' '.join(ev.get('grid'))}"
+        elif k == "conditions":
+            yield (f"Weather {ev.get('weather')}; road tokens by corner: "
+                   f"{', '.join(ev.get('road'))}")
         elif k == "round-started":
             yield from close()
             turn = None
@@ -71,6 +74,12 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
                 turn.notes.append("adrenaline available")
         elif turn is None:
             continue
+        elif k == "legend":
+            turn.speed = ev.get("spaces")
+            turn.notes.append(f"Legend: diamond {ev.get('diamond')}, helmet {ev.get('helmet')} "
+                              f"({ev.get('rule')})")
+        elif k == "free-boost":
+            turn.notes.append("free boost")
         elif k == "revealed":
             turn.cards = ev.get("cards")
         elif k == "speed":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from heatcore.events import Event, event
+from heatcore.legends import new_round
 from heatcore.registry import implements
 from heatcore.state import Phase, RaceState
 from heatcore.values import replace
@@ -21,10 +22,24 @@ def adrenaline_count(starting_cars: int) -> int:
     return 2 if starting_cars >= 5 else 1
 
 
-@implements("adrenaline.who", "ruling.adrenaline-order")
+@implements("adrenaline.who", "ruling.adrenaline-order", "legend.turn-order",
+            "ruling.legend-adrenaline-count")
 def has_adrenaline(state: RaceState, car: int) -> bool:
-    """Whether ``car`` is among the last cars of this round's fixed turn order."""
+    """Whether ``car`` is among the last cars of this round's fixed turn order (every car
+    counts, Legends included; a Legend itself never has adrenaline)."""
+    if state.cars[car].legend is not None:
+        return False
     return state.order.index(car) >= len(state.order) - adrenaline_count(len(state.cars))
+
+
+@implements("legend.turn-order")
+def next_planner(state: RaceState, cursor: int) -> int:
+    """The first place from ``cursor`` on in the turn order that is not a Legend (Legends
+    skip steps 1-2); ``len(order)`` when none is left."""
+    order = state.order
+    while cursor < len(order) and state.cars[order[cursor]].legend is not None:
+        cursor += 1
+    return cursor
 
 
 @implements("round.sequence", "order.fixed-at-round-start")
@@ -33,8 +48,11 @@ def start_round(state: RaceState, events: list[Event]) -> RaceState:
     order = standing(state, state.on_track())
     events.append(event("round-started", None, round=state.round + 1,
                         order=tuple(f"P{i + 1}" for i in order)))
-    return replace(state, round=state.round + 1, phase=Phase.PLAN, order=order, cursor=0,
-                   turn=None)
+    state = replace(state, round=state.round + 1, phase=Phase.PLAN, order=order, cursor=0,
+                    turn=None)
+    if state.legends is None:
+        return state
+    return replace(state, cursor=next_planner(state, 0), legends=new_round(state.legends))
 
 
 @implements("finish.ranking", "finish.removed", "ruling.no-round-limit")

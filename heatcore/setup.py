@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event, event
+from heatcore.legends import check_deck_order, colours, full_deck, legend_car
 from heatcore.registry import implements
 from heatcore.rounds import start_round
-from heatcore.state import Car, Conditions, Phase, RaceState
+from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState
 from heatcore.track import Track, load_track
 from heatcore.weather import (
+    LEGENDS,
     MODULES,
     WEATHER,
     check_conditions,
@@ -34,7 +36,8 @@ MAX_PLAYERS = 6
 class RaceSetup:
     """How a race starts: track, laps, the grid (cars pole first) and each shuffled deck;
     the modules played and their chance outcomes (weather module: the weather token and
-    the road token drawn for each corner, in corner order)."""
+    the road token drawn for each corner, in corner order; Legends module: how many Legend
+    cars follow the players' cars, the Legend deck's order and the aggressive option)."""
 
     track: str
     players: int
@@ -44,6 +47,14 @@ class RaceSetup:
     modules: tuple[str, ...] = ()
     weather: str | None = None
     road: tuple[str, ...] = ()
+    legends: int = 0
+    legend_deck: tuple[int, ...] = ()
+    aggressive: bool = False
+
+    @property
+    def cars(self) -> int:
+        """Every car of the race: the players' cars, then the Legends."""
+        return self.players + self.legends
 
     @property
     def conditions(self) -> Conditions | None:
@@ -71,17 +82,25 @@ def check_modules(setup: RaceSetup, track: Track) -> None:
         raise MalformedInput("weather.module", "weather tokens given but module 'weather' is off")
     elif WEATHER in setup.modules:
         raise MalformedInput("weather.draw", "module 'weather' needs a weather token")
+    if LEGENDS in setup.modules:
+        if not 1 <= setup.legends <= len(colours()):
+            raise MalformedInput("legend.setup", f"the Legends module adds 1-{len(colours())} "
+                                 f"Legends, not {setup.legends}")
+        check_deck_order(setup.legend_deck)
+    elif setup.legends or setup.legend_deck or setup.aggressive:
+        raise MalformedInput("weather.module", "Legends given but module 'legends' is off")
 
 
 def check_setup(setup: RaceSetup, track: Track) -> None:
     """Raise MalformedInput naming the rule if the setup cannot start a race."""
-    if not MIN_PLAYERS <= setup.players <= MAX_PLAYERS:
-        raise MalformedInput("setup.grid", f"the core race takes 2-6 cars, not {setup.players}")
-    if setup.players > len(track.grid):
+    if not MIN_PLAYERS <= setup.cars <= MAX_PLAYERS or setup.players < 1:
+        raise MalformedInput("setup.grid", f"a race takes 2-6 cars (Legends included) and at "
+                             f"least one player, not {setup.players} + {setup.legends}")
+    if setup.cars > len(track.grid):
         raise MalformedInput("setup.grid", f"track {track.id} has {len(track.grid)} grid spots")
     if setup.laps < 1:
         raise MalformedInput("setup.track-laps", f"a race has at least 1 lap, not {setup.laps}")
-    if sorted(setup.grid) != list(range(setup.players)):
+    if sorted(setup.grid) != list(range(setup.cars)):
         raise MalformedInput("setup.grid", "the grid must list every car exactly once")
     if len(setup.decks) != setup.players:
         raise MalformedInput("setup.deck", "one shuffled deck per car is needed")
@@ -101,9 +120,12 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
     conditions = setup.conditions
     cards = starting_cards(track, conditions.weather if conditions else None)
     spots = track.grid_positions()
-    cars: list[Car | None] = [None] * setup.players
+    cars: list[Car | None] = [None] * setup.cars
     for slot, index in enumerate(setup.grid):
         position, racing = spots[slot]
+        if index >= setup.players:
+            cars[index] = legend_car(colours()[index - setup.players], position, racing)
+            continue
         deck = setup.decks[index]
         cars[index] = Car(position=position, racing_line=racing, gear=1, engine=cards.engine,
                           hand=canonical(deck[:HAND_SIZE]), deck=tuple(deck[HAND_SIZE:]),
@@ -116,15 +138,19 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
                             road=conditions.road))
     state = RaceState(track=track, laps=setup.laps, cars=tuple(c for c in cars if c),
                       supply=supply, round=0, phase=Phase.PLAN, order=(), cursor=0,
-                      modules=setup.modules, conditions=conditions)
+                      modules=setup.modules, conditions=conditions,
+                      legends=LegendDeck(setup.legend_deck, None, setup.aggressive)
+                      if LEGENDS in setup.modules else None)
     state = start_round(state, events)
     return state, tuple(events)
 
 
 def random_setup(track_id: str, players: int, rng: random.Random,
-                 laps: int | None = None, modules: tuple[str, ...] = ()) -> RaceSetup:
+                 laps: int | None = None, modules: tuple[str, ...] = (), legends: int = 0,
+                 aggressive: bool = False) -> RaceSetup:
     """A setup with grid order, decks and the modules' chance outcomes drawn from ``rng``
-    (with no module, exactly the draws of the core race)."""
+    (with no module, exactly the draws of the core race). With the Legends module,
+    ``legends`` Legends (at least 1) follow the ``players`` players' cars."""
     track = load_track(track_id)
     weather: str | None = None
     road: tuple[str, ...] = ()
@@ -133,7 +159,15 @@ def random_setup(track_id: str, players: int, rng: random.Random,
         bag = list(road_bag())
         rng.shuffle(bag)
         road = tuple(bag[:len(track.corners)])
-    grid = list(range(players))
+    legend_deck: tuple[int, ...] = ()
+    if LEGENDS in modules:
+        legends = max(1, legends)
+        order = list(full_deck())
+        rng.shuffle(order)
+        legend_deck = tuple(order)
+    else:
+        legends = 0
+    grid = list(range(players + legends))
     rng.shuffle(grid)
     decks = []
     for _ in range(players):
@@ -141,4 +175,5 @@ def random_setup(track_id: str, players: int, rng: random.Random,
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return RaceSetup(track_id, players, laps if laps is not None else track.laps, tuple(grid),
-                     tuple(decks), modules, weather, road)
+                     tuple(decks), modules, weather, road, legends, legend_deck,
+                     aggressive and LEGENDS in modules)

@@ -89,6 +89,16 @@ class Conditions:
 
 
 @dataclass(frozen=True, slots=True)
+class LegendDeck:
+    """Legends module: the Legend deck (top card first), this round's revealed card (None
+    until the first Legend's turn of the round) and the aggressive-Legends option."""
+
+    deck: tuple[int, ...]
+    card: int | None = None
+    aggressive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class RaceState:
     """The whole race at one moment.
 
@@ -110,6 +120,7 @@ class RaceState:
     ranking: tuple[int, ...] = ()
     modules: tuple[str, ...] = ()
     conditions: Conditions | None = None
+    legends: LegendDeck | None = None
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json
@@ -140,8 +151,13 @@ class RaceState:
             return self.turn.car
         return None
 
+    def is_legend(self, car: int) -> bool:
+        """Whether ``car`` is a Legend (Legends module)."""
+        return self.cars[car].legend is not None
+
     def is_chance(self) -> bool:
-        """Whether the next input is a chance outcome (a shuffle)."""
+        """Whether the next input is a chance outcome (a shuffle of a player's cards, or of
+        the Legend deck when ``shuffle`` names a Legend)."""
         return self.shuffle is not None
 
     def is_over(self) -> bool:

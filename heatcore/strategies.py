@@ -50,6 +50,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
     Shuffle,
     Slipstream,
@@ -134,10 +135,47 @@ def race_setups(draw: st.DrawFn, track: st.SearchStrategy[str] | None = None,
     return RaceSetup(track_id, count, lap_count, grid, decks)
 
 
-def shuffles(state: RaceState) -> st.SearchStrategy[Shuffle]:
-    """The awaited chance outcome: Hypothesis picks the permutation of deck + discard."""
+@st.composite
+def module_setups(draw: st.DrawFn, modules: st.SearchStrategy[tuple[str, ...]] | None = None,
+                  laps: st.SearchStrategy[int] | None = None) -> RaceSetup:
+    """A race setup playing modules (any non-empty set by default), every chance outcome
+    chosen by Hypothesis: the weather token, the road token of each corner (drawn from the
+    bag of 12), the Legend deck's order, Legends filling up to 2-6 cars, the option."""
+    from heatcore.legends import full_deck
+    from heatcore.weather import LEGENDS, MODULES, WEATHER, road_bag, weather_tokens
+
+    chosen = draw(modules if modules is not None else st.sampled_from(
+        [(WEATHER,), (LEGENDS,), MODULES]))
+    base = draw(race_setups(laps=laps))
+    track = load_track(base.track)
+    setup = replace(base, modules=chosen)
+    if WEATHER in chosen:
+        from heatcore.weather import starting_cards
+
+        weather = draw(st.sampled_from(sorted(weather_tokens())))
+        road = tuple(draw(st.permutations(road_bag()))[:len(track.corners)])
+        deck = starting_cards(track, weather).deck
+        decks = tuple(tuple(draw(st.permutations(deck))) for _ in range(setup.players))
+        setup = replace(setup, weather=weather, road=road, decks=decks)
+    if LEGENDS in chosen:
+        players = draw(st.integers(1, min(3, setup.players)))
+        legends = draw(st.integers(max(1, 2 - players), MAX_PLAYERS - players))
+        setup = replace(setup, players=players, decks=setup.decks[:players], legends=legends,
+                        grid=tuple(draw(st.permutations(range(players + legends)))),
+                        legend_deck=tuple(draw(st.permutations(full_deck()))),
+                        aggressive=draw(st.booleans()))
+    return setup
+
+
+def shuffles(state: RaceState) -> st.SearchStrategy[Shuffle | LegendShuffle]:
+    """The awaited chance outcome: Hypothesis picks the permutation of deck + discard (or of
+    the 10 Legend cards when a Legend awaits the Legend deck)."""
     car = state.shuffle
     assert car is not None, "no shuffle is awaited"
+    if state.is_legend(car):
+        from heatcore.legends import full_deck
+
+        return st.permutations(full_deck()).map(lambda order: LegendShuffle(car, tuple(order)))
     cards = canonical(state.cars[car].deck + state.cars[car].discard)
     return st.permutations(cards).map(lambda order: Shuffle(car, tuple(order)))
 

@@ -29,6 +29,7 @@ class Problem(Flag):
     PLAY_AREA = auto()  # play.card-count: played cards only between plan and replenish
     RANKING = auto()  # finish.ranking: ranked cars have finished, once each
     NOT_CANONICAL = auto()  # hand and discard in canonical order
+    LEGEND = auto()  # legend.setup: a Legend holds no cards, no Heat, gear 1; the module is on
 
 
 RULE_OF: dict[Problem, str] = {
@@ -43,6 +44,7 @@ RULE_OF: dict[Problem, str] = {
     Problem.PLAY_AREA: "play.card-count",
     Problem.RANKING: "finish.ranking",
     Problem.NOT_CANONICAL: "round.sequence",
+    Problem.LEGEND: "legend.setup",
 }
 
 
@@ -53,6 +55,10 @@ def _cards_problems(state: RaceState) -> Problem:
     heat, stress = heat_per_car(state), stress_per_deck(state)
     for car in state.cars:
         every = car.hand + car.deck + car.discard + car.played + car.flipped
+        if car.legend is not None:
+            if every or car.engine or car.gear != 1 or state.legends is None:
+                found |= Problem.LEGEND
+            continue
         if any(c not in ALL_CARDS for c in every):
             found |= Problem.UNKNOWN_CARD
         counts = Counter(every)
@@ -97,8 +103,16 @@ def _phase_problems(state: RaceState) -> Problem:
     if state.shuffle is not None and (
             state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck):
         found |= Problem.PHASE
+    elif state.shuffle is not None and state.is_legend(state.shuffle) and (
+            state.legends is None or state.legends.deck):
+        found |= Problem.PHASE  # legend.deck: the Legend deck is reshuffled only when empty
+    if (state.phase is Phase.PLAN and state.cursor < len(state.order)
+            and state.is_legend(state.order[state.cursor])):
+        found |= Problem.PHASE  # legend.turn-order: Legends do not plan
     for position, index in enumerate(state.order):
         car = state.cars[index]
+        if car.legend is not None:
+            continue
         planned = (state.phase is Phase.PLAN and position < state.cursor) or (
             state.phase is Phase.TURN and position >= state.cursor)
         acting = state.turn is not None and state.turn.car == index

@@ -16,6 +16,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
     SectorCooldown,
     Shuffle,
@@ -50,6 +51,10 @@ EVENT_RULES: dict[str, tuple[str, ...]] = {
     "cooled": ("react.cooldown",),
     "free-boost": ("road.free-boost", "react.boost"),
     "conditions": ("weather.draw", "road.draw"),
+    "legend": ("legend.past-line", "legend.before-line", "legend.one-corner"),
+    "legend-card": ("legend.deck", "legend.card"),
+    "legend-deck-empty": ("legend.deck",),
+    "legend-deck-shuffled": ("legend.deck",),
     "adrenaline": ("adrenaline.effects", "speed.turn-total"),
     "corner": ("corner.check", "corner.pay-heat", "speed.turn-total"),
     "spun-out": ("corner.spin", "corner.check", "ruling.stress-supply"),
@@ -73,6 +78,7 @@ ACTION_RULES: dict[type, tuple[str, ...]] = {
     DeclineSlipstream: ("slipstream.eligible",),
     Discard: ("discard.optional",),
     Shuffle: ("deck.reshuffle",),
+    LegendShuffle: ("legend.deck",),
 }
 
 
@@ -222,6 +228,8 @@ def _event_rules(ev: JSON) -> tuple[str, ...]:
         return ("corner.pay-heat", "corner.check")
     if kind == "moved" and ev.get("by") == "slipstream":
         return ("slipstream.move", "place.blocked")
+    if kind == "legend":
+        return (str(ev.get("rule")), "legend.no-heat")
     if kind == "moved" and ev.get("by") == "adrenaline":
         return ("adrenaline.effects", "place.blocked")
     return EVENT_RULES.get(str(kind), ("round.sequence",))

@@ -706,7 +706,11 @@ def all_cases() -> list[JSON]:
     (``steered.*``), then the Z3 miner's witnesses (``mined.*``, mined in a subprocess
     while the others are built)."""
     from heatcore.conformance.heat_mined import MinedCases
-    from heatcore.conformance.heat_module_cases import weather_cases
+    from heatcore.conformance.heat_module_cases import (
+        legend_cases,
+        regression_cases,
+        weather_cases,
+    )
     from heatcore.conformance.heat_sharpened import sharpened_cases
     from heatcore.conformance.heat_steered import steered_cases
     from heatcore.track import load_track
@@ -724,6 +728,8 @@ def all_cases() -> list[JSON]:
         _hand_over_limit(builder)
         _no_round_limit(builder)
         weather_cases(builder.add)
+        legend_cases(builder.add)
+        regression_cases(binding, builder.add)
         cases = builder.cases + steered_cases(binding)
     except BaseException:
         miner.cancel()
@@ -742,6 +748,8 @@ def group_of(case: JSON) -> str:
         return f"mined-{rest.split('.')[0]}"
     if source == "steered":
         return "steered"
+    if source == "regression":
+        return "regressions"
     first: str = (case["rulings"] or case["rules"])[0]
     entry: Any = ruleset()[first]
     return str(entry.chapter)

@@ -6,19 +6,25 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from heatcore.cards import HEAT, canonical
 from heatcore.conformance.binding import JSON, RandomRace, Step
-from heatcore.conformance.heat import record_race
+from heatcore.conformance.heat import HeatBinding, record_race
 from heatcore.driver import greedy_policy, random_policy
-from heatcore.notation import state_from_dict
+from heatcore.notation import state_from_dict, state_to_dict
 from heatcore.placement import occupied
-from heatcore.setup import random_setup
-from heatcore.state import RaceState
-from heatcore.track import track_ids
+from heatcore.rounds import next_planner, standing
+from heatcore.setup import random_setup, start_race
+from heatcore.state import Car, RaceState
+from heatcore.track import load_track, track_ids
+from heatcore.validity import validate
+from heatcore.values import replace
 from heatcore.weather import (
+    LEGENDS,
     WEATHER,
     corner_token,
     sector_effect,
     slipstream_bonus,
+    starting_cards,
 )
 
 PER_RULE = 3
@@ -29,11 +35,17 @@ Test = Callable[[Step, RaceState], bool]
 
 
 def module_race(seed: int, modules: tuple[str, ...]) -> RandomRace:
-    """Module race ``seed``: track, car count and policy drawn from the seed, one lap."""
+    """Module race ``seed``: track, car count and policy drawn from the seed, one lap; with
+    Legends, 1-3 players and Legends up to 2-6 cars (aggressive on every other race)."""
     tracks = track_ids()
     rng = random.Random(seed)
-    setup = random_setup(tracks[seed % len(tracks)], 2 + (seed // len(tracks)) % 5, rng,
-                         laps=1, modules=modules)
+    players = 2 + (seed // len(tracks)) % 5
+    legends = 0
+    if LEGENDS in modules:
+        players = 1 + seed % 3
+        legends = 1 + (seed // 3) % (6 - players)
+    setup = random_setup(tracks[seed % len(tracks)], players, rng, laps=1 if seed % 3 else 2,
+                         modules=modules, legends=legends, aggressive=bool(seed % 2))
     policy = greedy_policy if seed % 2 else random_policy
     return record_race(seed, setup, policy, policy.__name__, rng)
 
@@ -146,30 +158,199 @@ WEATHER_TESTS: dict[str, tuple[str, Test, bool]] = {
 }
 
 
+def _legend_event(rule: str) -> Test:
+    return lambda s, v: any(e["kind"] == "legend" and e["rule"] == rule for e in s.events)
+
+
+def _legend_at_adrenaline_place(step: Step, state: RaceState) -> bool:
+    """A Legend is last in the turn order, and a player's car starts its turn."""
+    return (bool(state.order) and state.is_legend(state.order[-1])
+            and any(e["kind"] == "turn-started" and not state.is_legend(int(e["car"][1:]) - 1)
+                    for e in step.events))
+
+
+def _aggressive_extra(step: Step, state: RaceState) -> bool:
+    """An aggressive Legend crossed two corner lines in one move."""
+    if state.legends is None or not state.legends.aggressive:
+        return False
+    for e in step.events:
+        if e["kind"] == "moved" and e["by"] == "legend":
+            start = e["position"] - e["spaces"]
+            if len(state.track.corner_lines(start, e["position"], state.laps)) >= 2:
+                return True
+    return False
+
+
+#: The Legends module's rules, as :data:`WEATHER_TESTS`.
+LEGEND_TESTS: dict[str, tuple[str, Test, bool]] = {
+    "legend.setup": ("A race with Legend cars: the first plan (Legends do not plan)",
+                     lambda s, v: v.round == 1 and _stage(v) == "", True),
+    "legend.deck": ("The Legend deck is reshuffled when empty",
+                    lambda s, v: " legend shuffle " in s.action, False),
+    "legend.card": ("The round's Legend card is revealed at the first Legend's turn",
+                    lambda s, v: any(e["kind"] == "legend-card" for e in s.events), False),
+    "legend.past-line": ("A Legend past the Legend line moves corner speed plus diamond",
+                         _legend_event("legend.past-line"), False),
+    "legend.before-line": ("A Legend before the Legend line moves its helmet number or stops "
+                           "its diamond before the corner", _legend_event("legend.before-line"),
+                           False),
+    "legend.one-corner": ("A Legend stops before a second corner line",
+                          _legend_event("legend.one-corner"), False),
+    "legend.final-lap": ("A Legend on its final lap heads for the finish",
+                         _legend_event("legend.final-lap"), False),
+    "legend.no-heat": ("A Legend's turn: no Heat, no corner check, no slipstream",
+                       lambda s, v: any(e["kind"] == "legend" for e in s.events)
+                       and any(e["kind"] == "moved" and e["by"] == "legend"
+                               for e in s.events), False),
+    "legend.turn-order": ("A Legend last in the turn order takes the adrenaline place",
+                          _legend_at_adrenaline_place, False),
+    "legend.finish": ("A Legend is ranked when it finishes",
+                      lambda s, v: any(e["kind"] == "ranked" and v.is_legend(int(e["car"][1:]) - 1)
+                                       for e in s.events), False),
+    "legend.aggressive": ("An aggressive Legend crosses two corner lines", _aggressive_extra,
+                          False),
+    "ruling.legend-blocked-spot": (
+        "A Legend whose space is full takes the first free spot behind it",
+        lambda s, v: any(e["kind"] == "moved" and e["by"] == "legend"
+                         and e["position"] < e["spaces"] + _start(v, e) for e in s.events),
+        False),
+    "ruling.legend-adrenaline-count": (
+        "Legends count toward the 5 cars that give two adrenaline places",
+        lambda s, v: len(v.cars) >= 5 and sum(not c.legend for c in v.cars) < 5
+        and any(e["kind"] == "turn-started" and e["adrenaline"] for e in s.events), False),
+    "ruling.legend-aggressive-stop": (
+        "An aggressive Legend may cross one more corner line before it must stop",
+        lambda s, v: _aggressive_extra(s, v) or (
+            v.legends is not None and v.legends.aggressive
+            and _legend_event("legend.one-corner")(s, v)), False),
+}
+
+
+def _start(state: RaceState, ev: JSON) -> int:
+    return state.cars[int(ev["car"][1:]) - 1].position
+
+
 def weather_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
     """Cut the weather module's cases from seeded weather races (``add`` is
     ``Builder.add``)."""
-    found: dict[str, int] = dict.fromkeys(WEATHER_TESTS, 0)
+    module_cases(add, (WEATHER,), WEATHER_TESTS, "wrace")
+
+
+def legend_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Cut the Legends module's cases from seeded races with Legends (and weather)."""
+    module_cases(add, (WEATHER, LEGENDS), LEGEND_TESTS, "lrace")
+
+
+def module_cases(add: Callable[[str, str, str, JSON, JSON, str], None],
+                 modules: tuple[str, ...], tests: dict[str, tuple[str, Test, bool]],
+                 tag: str) -> None:
+    """Cut ``PER_RULE`` cases per rule of ``tests`` from seeded races with ``modules``."""
+    found: dict[str, int] = dict.fromkeys(tests, 0)
     for seed in MODULE_SEEDS:
         if all(n >= PER_RULE for n in found.values()):
             break
-        race = module_race(seed, (WEATHER,))
+        race = module_race(seed, modules)
         for k, step in enumerate(race.steps):
             wanted = [r for r, n in found.items() if n < PER_RULE]
             if not wanted:
                 break
             value = state_from_dict(step.before)
             for rule in wanted:
-                text, test, legal = WEATHER_TESTS[rule]
+                text, test, legal = tests[rule]
                 if not test(step, value):
                     continue
                 found[rule] += 1
-                where = f"weather race {seed} ({race.label}), step {k}"
-                cid = f"{rule}.wrace{seed}-step{k}"
+                where = f"{'+'.join(modules)} race {seed} ({race.label}), step {k}"
+                cid = f"{rule}.{tag}{seed}-step{k}"
                 if legal:
                     add(rule, cid, f"{text}: the legal actions ({where})", step.before,
-                        {"legal": step.legal}, f"weather-race:{seed}:{k}")
+                        {"legal": step.legal}, f"{tag}:{seed}:{k}")
                 else:
                     add(rule, cid, f"{text}: {step.action} ({where})", step.before,
                         {"steps": [{"action": step.action, "state": step.after,
-                                    "events": step.events}]}, f"weather-race:{seed}:{k}")
+                                    "events": step.events}]}, f"{tag}:{seed}:{k}")
+
+
+# ---------------------------------------------------------------- regression cases
+
+def _with_hand(car: Car, hand: tuple[str, ...]) -> Car:
+    """``car`` holding exactly ``hand``: cards swap between hand and deck, Heat missing from
+    them comes from the engine (every count kept)."""
+    pool = list(car.hand + car.deck)
+    engine = car.engine
+    for card in hand:
+        if card in pool:
+            pool.remove(card)
+        else:
+            assert card == HEAT and engine > 0
+            engine -= 1
+    return replace(car, hand=canonical(hand), deck=tuple(pool), engine=engine)
+
+
+def crafted_state(track: str, players: list[tuple[int, tuple[str, ...]]],
+             legends: list[int], modules: tuple[str, ...],
+             weather: str | None = None, road: tuple[str, ...] = (),
+             card: int | None = None) -> RaceState:
+    """A round-1 planning state on ``track``: players' cars at the given positions (on the
+    racing line) with the given hands, Legends behind them in colour order."""
+    setup = random_setup(track, len(players), random.Random(0), modules=modules,
+                         legends=len(legends))
+    if weather is not None:
+        setup = replace(setup, weather=weather, road=road, decks=tuple(
+            tuple(starting_cards(load_track(track), weather).deck) for _ in players))
+    state, _ = start_race(setup)
+    cars = list(state.cars)
+    for index, (position, hand) in enumerate(players):
+        cars[index] = replace(_with_hand(cars[index], hand), position=position,
+                              racing_line=True)
+    for offset, position in enumerate(legends):
+        cars[len(players) + offset] = replace(cars[len(players) + offset], position=position,
+                                              racing_line=True)
+    state = replace(state, cars=tuple(cars), order=())
+    state = replace(state, order=standing(state, state.on_track()), cursor=0)
+    if state.legends is not None:
+        deck = tuple(c for c in state.legends.deck if c != card)
+        state = replace(state, legends=replace(state.legends, card=card, deck=deck),
+                        cursor=next_planner(state, 0))
+    return validate(state)
+
+
+def regression_cases(binding: HeatBinding,
+                     add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Cases for the online adaptation's reported module bugs (research heat.md §4.2-4.3):
+    a Legend clearing two corners (BGA 107185), cooldown still refused after leaving a
+    no-cooldown sector (BGA 102781, 103496)."""
+    # Great Britain: corners after 37 (limit 5) and 43 (limit 4); Legend line of 37 after 30.
+    # Card 6 gives the black Legend diamond 3: 5 + 3 from 36 would reach 44, past both lines.
+    state = crafted_state("great-britain", [(60, ("1", "1", "1", "2", "2", "2", "3"))], [36],
+                     ("legends",), card=6)
+    steps = []
+    data = state_to_dict(state)
+    for action in ("P1 gear 1 play 1", "P1 end react", "P1 discard nothing"):
+        after, events = binding.apply(data, action)
+        steps.append({"action": action, "state": after, "events": events})
+        data = after
+    add("legend.one-corner", "regression.bga-107185.legend-two-corners",
+        "BGA bug 107185 (a Legend clearing two corners): the black Legend at 36 stops on 43, "
+        "before the second corner line", state_to_dict(state), {"steps": steps},
+        "research:heat.md:4.3:107185")
+    # USA, Cloud in sector 13-33: P1 (last, with adrenaline) reaches 33, then moves to 34.
+    cloud = ("weather", "limit-plus", "overheat", "overheat")
+    state = crafted_state("usa", [(45, ("U0", "U5", "S", "S", "1", "2", "3")),
+                             (29, ("4", "H", "H", "1", "1", "2", "2"))], [], ("weather",),
+                     weather="cloud", road=cloud)
+    data = state_to_dict(state)
+    for action in ("P1 gear 1 play U0", "P2 gear 1 play 4"):
+        data, _ = binding.apply(data, action)
+    while binding.legal(data)[0].startswith("P1"):
+        data, _ = binding.apply(data, binding.legal(data)[-1] if "discard" not in
+                                binding.legal(data)[0] else binding.legal(data)[0])
+    add("weather.no-cooldown", "regression.bga-103496.cloud-refuses-cooldown",
+        "BGA bugs 102781/103496: in the Cloud sector (space 33) the gear's cooldown is refused",
+        data, {"rejection": {"action": "P2 cooldown 1", "kind": "illegal-action",
+                             "rule": "weather.no-cooldown"}}, "research:heat.md:4.2:103496")
+    after, _ = binding.apply(data, "P2 adrenaline move")
+    add("road.where-the-car-is", "regression.bga-103496.cooldown-after-leaving-cloud",
+        "BGA bugs 102781/103496: after the adrenaline move to space 34, outside the Cloud "
+        "sector, cooldown is open again", after, {"legal": binding.legal(after)},
+        "research:heat.md:4.2:103496")

@@ -19,6 +19,7 @@ from heatcore.actions import (
     Discard,
     EndReact,
     Plan,
+    SectorCooldown,
 )
 from heatcore.oracle.printed import printed_cards
 
@@ -64,6 +65,7 @@ class TurnMemory:
     adrenaline_move_used: bool = False
     adrenaline_cooldown_used: bool = False
     boosted: bool = False
+    sector_cooldown_used: bool = False
 
 
 def sub_multisets(cards: Counter[str], size: int) -> Iterator[tuple[str, ...]]:
@@ -118,18 +120,22 @@ def plan_choices(index: int, car: MCar) -> set[Action]:
             for chosen in sub_multisets(cards, gear)}
 
 
-def react_choices(car: MCar, turn: TurnMemory) -> set[Action]:
-    """Step 5 (with step 4's adrenaline): each once, in any order, end react always open."""
+def react_choices(car: MCar, turn: TurnMemory, effect: str | None = None) -> set[Action]:
+    """Step 5 (with step 4's adrenaline): each once, in any order, end react always open.
+    ``effect``: the sector effect where the car stands now (weather module): no cooldown at
+    all, one more cooldown, or a boost that needs no Heat."""
     i = turn.car
     out: set[Action] = {EndReact(i)}
-    heat = car.hand[HEAT]
+    heat = 0 if effect == "no-cooldown" else car.hand[HEAT]
+    if effect == "cooling-bonus" and not turn.sector_cooldown_used and heat > 0:
+        out.add(SectorCooldown(i))
     if not turn.cooldown_used:
         out |= {Cooldown(i, n) for n in range(1, min(COOLDOWN[car.gear], heat) + 1)}
     if turn.adrenaline and not turn.adrenaline_cooldown_used and heat > 0:
         out.add(AdrenalineCooldown(i))
     if turn.adrenaline and not turn.adrenaline_move_used:
         out.add(AdrenalineMove(i))
-    if not turn.boosted and car.engine >= 1:
+    if not turn.boosted and (car.engine >= 1 or effect == "free-boost"):
         out.add(Boost(i))
     return out
 

@@ -24,7 +24,9 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    LegendShuffle,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -41,6 +43,7 @@ from heatcore.oracle.choices import (
     plan_choices,
     react_choices,
 )
+from heatcore.oracle.modules import Weather, legend_card, legend_move, slipstream_extra
 from heatcore.oracle.printed import printed_cards, printed_track
 from heatcore.state import RaceState
 
@@ -105,6 +108,13 @@ class RaceModel:
         self.events: list[Event] = []
         self.why: defaultdict[tuple[int | None, str], set[str]] = defaultdict(set)
         self.found: list[str] = []
+        # modules: the weather's tokens; the Legends' colours, deck, card and option
+        self.weather = (None if state.conditions is None else
+                        Weather(state.conditions.weather, state.conditions.road))
+        self.legend = [c.legend for c in state.cars]
+        self.legend_deck = list(state.legends.deck) if state.legends is not None else []
+        self.legend_card = state.legends.card if state.legends is not None else None
+        self.aggressive = state.legends is not None and state.legends.aggressive
         self._run = self._race(state)
         self.pending: Pending = next(self._run)
 
@@ -117,7 +127,11 @@ class RaceModel:
         pending = self.pending
         if isinstance(pending, Over):
             raise ModelError(pending.rules, f"{action}: the race is over")
-        if isinstance(pending, Chance):
+        if isinstance(pending, Chance) and self.legend[pending.car] is not None:
+            if not (isinstance(action, LegendShuffle) and action.car == pending.car
+                    and sorted(action.order) == list(range(1, 11))):
+                raise ModelError(pending.rules, f"{action} is not the Legend deck's shuffle")
+        elif isinstance(pending, Chance):
             car = self.cars[pending.car]
             if not (isinstance(action, Shuffle) and action.car == pending.car and
                     Counter(action.order) == Counter(car.deck) + car.discard):
@@ -142,7 +156,8 @@ class RaceModel:
         if self.phase == "turn" and turn is not None:
             memory = TurnMemory(turn.car, turn.start_position, turn.adrenaline, turn.speed,
                                 turn.stage.value, turn.cooldown_used, turn.adrenaline_move_used,
-                                turn.adrenaline_cooldown_used, turn.boosted)
+                                turn.adrenaline_cooldown_used, turn.boosted,
+                                turn.sector_cooldown_used)
             if memory.stage not in ("react", "slipstream", "discard") or state.shuffle is not None:
                 raise ValueError("the model starts at a decision (plan, react, slipstream or "
                                  "discard), not inside a flip, a draw or a shuffle")
@@ -150,6 +165,9 @@ class RaceModel:
         while self.phase != "over":
             while self.cursor < len(self.order):
                 car = self.order[self.cursor]
+                if self.legend[car] is not None:  # legend.turn-order: Legends do not plan
+                    self.cursor += 1
+                    continue
                 action = yield Decision(car, frozenset(plan_choices(car, self.cars[car])),
                                         ("gear.shift.free", "gear.shift.two-costs-heat",
                                          "play.card-count", "play.cluttered"))
@@ -216,6 +234,9 @@ class RaceModel:
         self.round += 1
         self.order = self.standing([i for i in range(len(self.cars)) if i not in self.ranking])
         self.phase, self.cursor = "plan", 0
+        self.legend_card = None  # legend.deck: a new card at the round's first Legend
+        while self.cursor < len(self.order) and self.legend[self.order[self.cursor]]:
+            self.cursor += 1
         self._note(None, "round phase order", "round.sequence", "order.fixed-at-round-start",
                    "finish.removed")
         self._emit("round-started", None, "round.sequence", "order.fixed-at-round-start",
@@ -227,6 +248,8 @@ class RaceModel:
         """adrenaline.who, adrenaline.count-fixed: the last (or last two, if the race
         started with 5 or more cars) of the round's order."""
         count = 2 if self.starting >= 5 else 1
+        if self.legend[i] is not None:  # legend.turn-order: a place, but no adrenaline
+            return False
         return self.order.index(i) >= len(self.order) - count
 
     def _turn(self, i: int, resume: TurnMemory | None) -> Run:
@@ -238,6 +261,9 @@ class RaceModel:
                        adrenaline=turn.adrenaline)
             if turn.adrenaline and any(self._adrenaline(o) for o in self.order[:self.cursor]):
                 self.found.append("adrenaline-two-cars")
+            if self.legend[i] is not None:
+                yield from self._legend_turn(i)
+                return
             cluttered = yield from self._reveal(turn)
             if cluttered:
                 yield from self._replenish(turn)
@@ -252,11 +278,16 @@ class RaceModel:
         if turn.stage == "slipstream":
             if self._can_slipstream(i):
                 turn.stage = "slipstream"
-                action = yield Decision(i, frozenset((Slipstream(i), DeclineSlipstream(i))),
+                extra = slipstream_extra(self._effect(i))
+                offered: set[Action] = {Slipstream(i), DeclineSlipstream(i)}
+                if extra:
+                    offered.add(Slipstream(i, extra))
+                action = yield Decision(i, frozenset(offered),
                                         ("slipstream.eligible", "slipstream.not-past-finish"))
                 if isinstance(action, Slipstream):
-                    crossed = self.board.lines_crossed(car.position, car.position + 2)
-                    self._move(i, 2, "slipstream", "slipstream.move")
+                    spaces = 2 + action.extra
+                    crossed = self.board.lines_crossed(car.position, car.position + spaces)
+                    self._move(i, spaces, "slipstream", "slipstream.move")
                     if crossed:
                         self.found.append("slipstream-across-corner")
             self._corners(turn)
@@ -337,7 +368,7 @@ class RaceModel:
         i = turn.car
         car = self.cars[i]
         while True:
-            choices = react_choices(car, turn)
+            choices = react_choices(car, turn, self._effect(i))
             if choices == {EndReact(i)}:
                 return
             action = yield Decision(i, frozenset(choices),
@@ -345,7 +376,13 @@ class RaceModel:
                                      "adrenaline.effects"))
             if isinstance(action, EndReact):
                 return
-            if isinstance(action, Cooldown | AdrenalineCooldown):
+            if isinstance(action, SectorCooldown):
+                car.hand[HEAT] -= 1
+                car.engine += 1
+                turn.sector_cooldown_used = True
+                self._note(i, "hand engine", "weather.cooling-bonus")
+                self._emit("cooled", i, "weather.cooling-bonus", amount=1)
+            elif isinstance(action, Cooldown | AdrenalineCooldown):
                 amount = action.amount if isinstance(action, Cooldown) else 1
                 rule = "react.cooldown" if isinstance(action, Cooldown) else "adrenaline.effects"
                 car.hand[HEAT] -= amount
@@ -365,10 +402,13 @@ class RaceModel:
             else:
                 assert isinstance(action, Boost)
                 turn.boosted = True
-                car.engine -= 1
-                car.discard[HEAT] += 1
-                self._note(i, "engine discard", "react.boost")
-                self._emit("paid-heat", i, "react.boost", amount=1, cause="boost")
+                if self._effect(i) == "free-boost":  # road.free-boost: nothing to pay
+                    self._emit("free-boost", i, "road.free-boost")
+                else:
+                    car.engine -= 1
+                    car.discard[HEAT] += 1
+                    self._note(i, "engine discard", "react.boost")
+                    self._emit("paid-heat", i, "react.boost", amount=1, cause="boost")
                 turn.stage = "boost"
                 found = yield from self._flip(turn, "react.boost")
                 turn.stage = "react"
@@ -385,6 +425,8 @@ class RaceModel:
         slipstream.not-past-finish (never across or after the final finish line)."""
         car = self.cars[i]
         if car.position + 2 > self.board.finish:
+            return False
+        if self._effect(i) == "no-slipstream":  # weather.no-slipstream
             return False
         taken = self._taken(i)
         ahead = self.board.space(car.position + 1)
@@ -415,6 +457,8 @@ class RaceModel:
         paid_before = False
         for checked, (line, limit, number) in enumerate(lines, start=1):
             excess = turn.speed - limit
+            if self.weather is not None:  # road.limit, road.overheat
+                limit, excess = self.weather.corner(number, limit, turn.speed)
             if excess <= 0:
                 self._emit("corner", i, "corner.check", corner=number, limit=limit,
                            speed=turn.speed, heat=0)
@@ -448,6 +492,36 @@ class RaceModel:
             return
         if len(lines) >= 2:
             self.found.append("two-corners-one-move")
+
+    def _effect(self, i: int) -> str | None:
+        """road.where-the-car-is: the sector effect where car ``i`` stands now."""
+        if self.weather is None:
+            return None
+        return self.weather.sector_effect(self.board, self.cars[i].position)
+
+    def _legend_turn(self, i: int) -> Run:
+        """A Legend's turn: the round's card (a reshuffle first if the deck is empty), then
+        its move; no cards, Heat, corner check or slipstream (legend.no-heat)."""
+        if self.legend_card is None:
+            if not self.legend_deck:
+                self._emit("legend-deck-empty", i, "legend.deck")
+                self.shuffle = i
+                action = yield Chance(i, ("legend.deck",))
+                assert isinstance(action, LegendShuffle)
+                self.shuffle = None
+                self._emit("legend-deck-shuffled", None, "legend.deck", cards=len(action.order))
+                self.legend_deck = list(action.order)
+            self.legend_card = self.legend_deck.pop(0)
+            self._emit("legend-card", None, "legend.deck", card=self.legend_card)
+        colour = self.legend[i]
+        assert colour is not None
+        diamond, helmet = legend_card(self.legend_card, colour)
+        spaces, rule = legend_move(self.board, self.cars[i].position, diamond, helmet,
+                                   self.aggressive, self.weather)
+        assert self.turn is not None
+        self.turn.speed = spaces
+        self._emit("legend", i, rule, diamond=diamond, helmet=helmet, spaces=spaces, rule=rule)
+        self._move(i, spaces, "legend", rule)
 
     def _replenish(self, turn: TurnMemory) -> Run:
         i = turn.car

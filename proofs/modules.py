@@ -1,0 +1,235 @@
+"""Z3 proofs about the modules, each with a negative control, over the base tracks.
+
+Read from ``spec/tracks/*.json`` (``proofs.track_graph.load_track_data``), not from the
+engine; the rules are encoded from the spec's words. Three proofs:
+
+- ``legend-one-corner`` (legend.one-corner, legend.aggressive): a Legend's move never
+  crosses more corner lines than it may (1, or 2 from a chevron with aggressive Legends),
+  whatever its start, card (diamond 0-3, helmet 10-19) and the corner's road token (-1/0/+1).
+  Controls (both remove behaviour): ``legend-no-stop``, without the stop before the second
+  line a Legend clears two corners (BGA bug 107185) on France and Great Britain (on USA and
+  Italia no corner speed + diamond reaches a second line, so the stop never acts there);
+  ``legend-helmet-overshoot``, a Legend before the line moving its helmet number even across
+  the corner, clears two corners on every base track.
+- ``sector-between-lines`` (road.placement): a move that crosses no corner line stays in one
+  sector. Control ``sector-off-by-one``: sectors starting on the corner's own space.
+- ``sector-where-the-car-is`` (road.where-the-car-is, weather.no-cooldown): the Cloud's
+  no-cooldown applies exactly where the car stands now. Control ``sector-at-start``: judged
+  where the turn started (BGA bugs 102781, 103496).
+
+``refines_*`` tie the encodings to the engine by evaluating them on concrete values.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from proofs.track_graph import BASE_TRACKS, load_track_data
+
+LEGEND_CONTROLS = ("legend-no-stop", "legend-helmet-overshoot")
+SECTOR_CONTROLS = ("sector-off-by-one",)
+WHERE_CONTROLS = ("sector-at-start",)
+CLOUD, WEATHER_TOKEN = 0, 0  # weather token ids (Cloud) and road token ids (Weather)
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A track's corner lines, unrolled over the grid lap and the race's laps."""
+
+    spaces: int
+    laps: int
+    at: tuple[int, ...]  # line between at[j] and at[j] + 1
+    limit: tuple[int, ...]
+    gap: tuple[int, ...]  # corner line minus Legend line (spaces)
+    chevron: tuple[int, ...]
+    corner: tuple[int, ...]  # 0-based corner index on the lap
+
+
+def lines(track_id: str, laps: int | None = None) -> Lines:
+    """Every corner line from the grid's lap to the final lap, in order."""
+    data: dict[str, Any] = load_track_data(track_id)
+    length = int(data["spaces_per_lap"])
+    laps = int(data["laps"]) if laps is None else laps
+    corners = sorted(data["corners"], key=lambda c: c["after_space"])
+    rows = []
+    for lap in range(-1, laps):
+        for index, c in enumerate(corners):
+            rows.append((c["after_space"] + length * lap, c["limit"],
+                         c["after_space"] - c["legend_line"], c.get("aggressive_legends", 0),
+                         index))
+    rows.sort()
+    return Lines(length, laps, *(tuple(r[i] for r in rows) for i in range(5)))
+
+
+def _crossed(tl: Lines, start: z3.ArithRef, end: z3.ArithRef) -> z3.ArithRef:
+    """How many corner lines a move from ``start`` to ``end`` crosses."""
+    return z3.Sum([z3.If(z3.And(start <= c, c < end), 1, 0) for c in tl.at])
+
+
+def legend_model(tl: Lines, p: z3.ArithRef, d: z3.ArithRef, h: z3.ArithRef, r: z3.ArithRef,
+                 aggressive: z3.BoolRef, stop: bool = True,
+                 helmet_stop: bool = True) -> tuple[z3.ArithRef, z3.ArithRef]:
+    """(spaces moved, corner lines it may cross) for a Legend at ``p``, from the spec text:
+    before the next corner's Legend line, the helmet number unless that crosses the corner
+    (then to ``diamond`` spaces before the last space before it); past the line, the corner's
+    limit (+ road token ``r``) + diamond, stopping before line ``allowed + 1``."""
+    spaces: z3.ArithRef = h  # no corner line ahead before the finish: the final lap
+    allowed: z3.ArithRef = z3.IntVal(1)
+    for j in reversed(range(len(tl.at))):
+        c = tl.at[j]
+        is_next = z3.And(p <= c, p > tl.at[j - 1]) if j else p <= c
+        speed = tl.limit[j] + r + d
+        chev = z3.And(aggressive, c + 1 - p <= tl.chevron[j])
+        may = z3.If(chev, 2, 1)
+        if stop:
+            after = [tl.at[k] for k in (j + 1, j + 2) if k < len(tl.at)]
+            second = after[0] - p if after else speed
+            third = after[1] - p if len(after) > 1 else speed
+            limited = z3.If(_crossed(tl, p, p + speed) > may,
+                            z3.If(chev, third, second), speed)
+        else:
+            limited = speed
+        before = z3.If(p + h <= c, h, c - d - p) if helmet_stop else h
+        past = p > c - tl.gap[j]
+        spaces = z3.If(is_next, z3.If(past, limited, before), spaces)
+        allowed = z3.If(is_next, z3.If(past, may, 1), allowed)
+    return spaces, allowed
+
+
+def _legend_vars(tl: Lines) -> tuple[list[z3.BoolRef], tuple[Any, ...]]:
+    p, d, h, r = z3.Ints("p d h r")
+    aggressive = z3.Bool("aggressive")
+    domain = [p > -tl.spaces, p <= tl.spaces * tl.laps, d >= 0, d <= 3, h >= 10, h <= 19,
+              r >= -1, r <= 1]
+    return domain, (p, d, h, r, aggressive)
+
+
+def prove_legend_one_corner(track_id: str, control: str | None = None) -> z3.CheckSatResult:
+    """UNSAT: no Legend move crosses more corner lines than allowed (SAT under the control)."""
+    tl = lines(track_id)
+    domain, (p, d, h, r, aggressive) = _legend_vars(tl)
+    spaces, allowed = legend_model(tl, p, d, h, r, aggressive,
+                                   stop=control != "legend-no-stop",
+                                   helmet_stop=control != "legend-helmet-overshoot")
+    solver = z3.Solver()
+    solver.add(*domain, _crossed(tl, p, p + spaces) > allowed)
+    return solver.check()
+
+
+def legend_premises_hold(track_id: str) -> bool:
+    """The legend proof's premises have a model (it does not hold vacuously)."""
+    tl = lines(track_id)
+    domain, (p, d, h, r, aggressive) = _legend_vars(tl)
+    solver = z3.Solver()
+    solver.add(*domain)
+    return solver.check() == z3.sat
+
+
+def refines_legend(track_id: str, engine_spaces: Any, samples: int = 200,
+                   seed: int = 0) -> list[str]:
+    """Disagreements between the encoding and ``engine_spaces(p, d, h, r, aggressive)`` on
+    random concrete Legends (empty when they agree)."""
+    tl = lines(track_id)
+    p, d, h, r = z3.Ints("p d h r")
+    aggressive = z3.Bool("aggressive")
+    spaces, _ = legend_model(tl, p, d, h, r, aggressive)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(samples):
+        values = (rng.randint(-tl.spaces + 1, tl.spaces * tl.laps), rng.randint(0, 3),
+                  rng.randint(10, 19), rng.choice((-1, 0, 1)), rng.random() < 0.5)
+        term = z3.substitute(spaces, (p, z3.IntVal(values[0])), (d, z3.IntVal(values[1])),
+                             (h, z3.IntVal(values[2])), (r, z3.IntVal(values[3])),
+                             (aggressive, z3.BoolVal(values[4])))
+        model = z3.simplify(term).as_long()
+        engine = engine_spaces(*values)
+        if model != engine:
+            out.append(f"{track_id} {values}: model {model}, engine {engine}")
+    return out
+
+
+# ---------------------------------------------------------------- sectors
+
+def sector_model(tl: Lines, position: z3.ArithRef, off_by_one: bool = False) -> z3.ArithRef:
+    """The corner (0-based) whose sector holds ``position``: the last corner line behind it
+    (spaces P+1 .. next P); the control starts each sector on the corner's own space."""
+    space = (position - 1) % tl.spaces + 1
+    corners = sorted({(a - 1) % tl.spaces + 1 for a in tl.at})
+    out: z3.ArithRef = z3.IntVal(len(corners) - 1)
+    for index, after in enumerate(corners):
+        inside = space >= after if off_by_one else space > after
+        out = z3.If(inside, index, out)
+    return out
+
+
+def prove_sector_between_lines(track_id: str, control: str | None = None) -> z3.CheckSatResult:
+    """UNSAT: a move of 1-30 spaces before the final finish line that crosses no corner line
+    ends in the sector it started."""
+    tl = lines(track_id)
+    a, b = z3.Ints("a b")
+    solver = z3.Solver()
+    off = control == "sector-off-by-one"
+    solver.add(a > -tl.spaces, b <= tl.spaces * tl.laps, b > a, b - a <= 30,
+               _crossed(tl, a, b) == 0, sector_model(tl, a, off) != sector_model(tl, b, off))
+    return solver.check()
+
+
+def prove_sector_where_the_car_is(track_id: str,
+                                  control: str | None = None) -> z3.CheckSatResult:
+    """UNSAT: no car is refused cooldown where it stands outside a Cloud weather sector, nor
+    allowed it inside one, whatever the road tokens and where the turn started."""
+    tl = lines(track_id)
+    corners = len({(a - 1) % tl.spaces + 1 for a in tl.at})
+    start, now, weather = z3.Ints("start now weather")
+    tokens = z3.Array("tokens", z3.IntSort(), z3.IntSort())
+    judged = start if control == "sector-at-start" else now
+
+    def cloud_at(position: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(weather == CLOUD,
+                      z3.Select(tokens, sector_model(tl, position)) == WEATHER_TOKEN)
+
+    refused = cloud_at(judged)
+    solver = z3.Solver()
+    solver.add(start > -tl.spaces, start <= tl.spaces * tl.laps, now >= start,
+               now - start <= 30, weather >= 0, weather <= 5,
+               *[z3.And(z3.Select(tokens, k) >= 0, z3.Select(tokens, k) <= 5)
+                 for k in range(corners)],
+               refused != cloud_at(now))
+    return solver.check()
+
+
+def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
+    """Spaces where ``engine_sector(position)`` differs from the encoding (every position of
+    the grid lap and the race)."""
+    tl = lines(track_id)
+    x = z3.Int("x")
+    term = sector_model(tl, x)
+    out = []
+    for position in range(-tl.spaces + 1, tl.spaces * tl.laps + 1):
+        model = z3.simplify(z3.substitute(term, (x, z3.IntVal(position)))).as_long()
+        if model != engine_sector(position):
+            out.append(f"{track_id} position {position}: model {model}, engine "
+                       f"{engine_sector(position)}")
+    return out
+
+
+PROOFS = {
+    "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),
+    "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
+    "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
+}
+
+
+def run(track_ids: tuple[str, ...] = BASE_TRACKS) -> dict[tuple[str, str, str | None], str]:
+    """(proof, track, control) -> "unsat" / "sat": proofs must be unsat, controls sat."""
+    out = {}
+    for name, (prove, controls) in PROOFS.items():
+        for track in track_ids:
+            out[(name, track, None)] = str(prove(track))
+            for control in controls:
+                out[(name, track, control)] = str(prove(track, control))
+    return out
