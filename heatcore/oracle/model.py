@@ -89,9 +89,9 @@ class RaceModel:
     hold the events of the last step and, per (car, field), the rules that changed it."""
 
     def __init__(self, state: RaceState) -> None:
-        if state.modules:
-            raise ValueError(f"the model knows the core race only, not the modules "
-                             f"{', '.join(state.modules)}")
+        unknown = [m for m in state.modules if m not in ("weather", "legends")]
+        if unknown:
+            raise ValueError(f"the model does not know the modules {', '.join(unknown)}")
         self.board = Board(printed_track(state.track.id), state.laps)
         self.cars = [MCar(c.position, c.racing_line, c.gear, c.engine, Counter(c.hand),
                           list(c.deck), Counter(c.discard), tuple(c.played), list(c.flipped))
