@@ -126,7 +126,7 @@ def legend_premises_hold(track_id: str) -> bool:
     domain, (p, d, h, r, aggressive) = _legend_vars(tl)
     solver = z3.Solver()
     solver.add(*domain)
-    return solver.check() == z3.sat
+    return bool(solver.check() == z3.sat)
 
 
 def refines_legend(track_id: str, engine_spaces: Any, samples: int = 200,
@@ -226,10 +226,34 @@ PROOFS = {
 
 def run(track_ids: tuple[str, ...] = BASE_TRACKS) -> dict[tuple[str, str, str | None], str]:
     """(proof, track, control) -> "unsat" / "sat": proofs must be unsat, controls sat."""
-    out = {}
+    out: dict[tuple[str, str, str | None], str] = {}
     for name, (prove, controls) in PROOFS.items():
         for track in track_ids:
             out[(name, track, None)] = str(prove(track))
             for control in controls:
                 out[(name, track, control)] = str(prove(track, control))
     return out
+
+
+def mine_legend_stops(track_id: str, count: int = 64) -> list[tuple[int, int]]:
+    """Distinct (position on the first lap, diamond) from which a Legend past the Legend
+    line would cross two corner lines at corner speed + diamond (no road token), so
+    ``legend.one-corner`` stops it: Z3 models, each blocked before the next search, sorted
+    (all of them when fewer than ``count`` exist, so the result does not depend on the
+    order Z3 finds them)."""
+    tl = lines(track_id)
+    p, d = z3.Ints("p d")
+    solver = z3.Solver()
+    solver.add(p >= 1, p <= tl.spaces, d >= 0, d <= 3)
+    options = []
+    for j, c in enumerate(tl.at):
+        past = z3.And(p <= c, p > c - tl.gap[j], p > (tl.at[j - 1] if j else -tl.spaces))
+        options.append(z3.And(past, _crossed(tl, p, p + tl.limit[j] + d) >= 2))
+    solver.add(z3.Or(options))
+    found: list[tuple[int, int]] = []
+    while len(found) < count and solver.check() == z3.sat:
+        model = solver.model()
+        pair = (model[p].as_long(), model[d].as_long())
+        found.append(pair)
+        solver.add(z3.Or(p != pair[0], d != pair[1]))
+    return sorted(found)

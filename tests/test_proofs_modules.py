@@ -75,3 +75,17 @@ def test_the_refinement_check_catches_a_different_engine() -> None:
     assert modules.refines_legend("usa", lambda *v: real(*v) + 1, samples=5)
     track = load_track("usa")
     assert modules.refines_sectors("usa", lambda p: track.sector_of(p - 1))
+
+
+@pytest.mark.rules("legend.one-corner")
+def test_the_miner_finds_every_legend_stop_and_only_on_great_britain() -> None:
+    """Without road tokens only Great Britain's close corners stop a Legend; each witness,
+    played on the engine, is stopped before the second corner line."""
+    found = {track: modules.mine_legend_stops(track) for track in BASE_TRACKS}
+    assert {t for t, hits in found.items() if hits} == {"great-britain"}
+    for position, diamond in found["great-britain"]:
+        state = _engine_legend("great-britain")
+        spaces = state(position, diamond, 15, 0, False)
+        track = load_track("great-britain")
+        assert len(track.corner_lines(position, position + spaces, 2)) == 1
+        assert len(track.corner_lines(position, position + spaces + 1, 2)) == 2

@@ -708,6 +708,7 @@ def all_cases() -> list[JSON]:
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
         legend_cases,
+        mined_legend_cases,
         regression_cases,
         weather_cases,
     )
@@ -730,6 +731,7 @@ def all_cases() -> list[JSON]:
         weather_cases(builder.add)
         legend_cases(builder.add)
         regression_cases(binding, builder.add)
+        mined_legend_cases(binding, builder.add)
         cases = builder.cases + steered_cases(binding)
     except BaseException:
         miner.cancel()

@@ -354,3 +354,26 @@ def regression_cases(binding: HeatBinding,
         "BGA bugs 102781/103496: after the adrenaline move to space 34, outside the Cloud "
         "sector, cooldown is open again", after, {"legal": binding.legal(after)},
         "research:heat.md:4.2:103496")
+
+
+def mined_legend_cases(binding: HeatBinding,
+                       add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Z3-mined Legend positions where corner speed + diamond would cross two corner lines
+    (:func:`proofs.modules.mine_legend_stops`), each played as the black Legend with a card
+    that gives it that diamond, a player's car five spaces behind."""
+    from heatcore.legends import legend_cards
+    from proofs.modules import mine_legend_stops
+
+    for track in track_ids():
+        for number, (position, diamond) in enumerate(mine_legend_stops(track)[:4], start=1):
+            card = min(c for c, entry in legend_cards().items()
+                       if entry["black"][0] == diamond)
+            state = crafted_state(track, [(position - 5, ("1", "1", "1", "2", "2", "2", "3"))],
+                                  [position], ("legends",), card=card)
+            data = state_to_dict(state)
+            after, events = binding.apply(data, "P1 gear 1 play 1")
+            add("legend.one-corner", f"mined.legend-second-corner.{track}.{number}",
+                f"Mined by Z3: the black Legend at {position} with diamond {diamond} stops "
+                f"before the second corner line ({track})", data,
+                {"steps": [{"action": "P1 gear 1 play 1", "state": after, "events": events}]},
+                f"mined:legend-second-corner:{track}:{number}")
