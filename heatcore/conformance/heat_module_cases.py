@@ -359,7 +359,7 @@ def regression_cases(binding: HeatBinding,
 def mined_legend_cases(binding: HeatBinding,
                        add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
     """Z3-mined Legend positions where corner speed + diamond would cross two corner lines
-    (:func:`proofs.modules.mine_legend_stops`), each played as the black Legend with a card
+    (``proofs.modules.mine_legend_stops``), each played as the black Legend with a card
     that gives it that diamond, a player's car five spaces behind."""
     from heatcore.legends import legend_cards
     from proofs.modules import mine_legend_stops
