@@ -306,7 +306,10 @@ def crafted_state(track: str, players: list[tuple[int, tuple[str, ...]]],
     for offset, position in enumerate(legends):
         cars[len(players) + offset] = replace(cars[len(players) + offset], position=position,
                                               racing_line=True)
-    state = replace(state, cars=tuple(cars), order=())
+    # a round late enough for every car to have got there (proofs.reachable: at most 23
+    # spaces a turn)
+    furthest = max(0, *(car.position for car in cars))
+    state = replace(state, cars=tuple(cars), order=(), round=1 + -(-furthest // 20))
     state = replace(state, order=standing(state, state.on_track()), cursor=0)
     if state.legends is not None:
         deck = tuple(c for c in state.legends.deck if c != card)
