@@ -187,6 +187,22 @@ def test_a_lapped_car_on_the_racing_line_sends_the_car_to_the_other_spot() -> No
     assert after.cars[0].spot == (72, False)
 
 
+@pytest.mark.rules("setup.board-space", "finish.removed", "place.racing-line-first")
+def test_a_car_past_the_final_line_holds_its_board_spot_until_the_round_ends() -> None:
+    # USA, 2 laps: the final line lies after 138. P1 finishes on 141 (board space 3); P2,
+    # a lap behind, then stops on space 3 (72): the racing line is P1's, so it takes the
+    # other spot, beside P1, which gives it slipstream. At the end of the round P1 is
+    # ranked and leaves the board.
+    state = make_state(make_car(136, gear=1, hand=MOVER), make_car(70, gear=1, hand=MOVER))
+    state, _ = run(state, "P1 gear 2 play 1 4", "P2 gear 2 play 1 1", "P1 end react",
+                   "P2 end react")
+    assert state.cars[0].position == 141 and state.ranking == ()
+    assert state.cars[1].spot == (72, False)
+    assert "P2 slipstream" in [str(a) for a in legal_actions(state)]
+    after, _ = run(state, "P2 no slipstream", "P2 discard nothing")
+    assert after.ranking == (0,) and after.on_track() == (1,)
+
+
 @pytest.mark.rules("setup.board-space", "slipstream.eligible")
 def test_a_lapped_car_one_space_ahead_on_the_board_gives_slipstream() -> None:
     # P1 at 70 moves 8 to 78 (space 9 of lap 2); P2 stands on space 10 of lap 1
