@@ -370,10 +370,12 @@ def _further(a: Spot, b: Spot) -> z3.BoolRef:
 def _mover_spot(spots: list[Spot], mover: z3.ArithRef) -> Spot:
     pos: z3.ArithRef = spots[0].pos
     racing: z3.BoolRef = spots[0].racing
+    space: z3.ArithRef = spots[0].space
     for i, s in enumerate(spots[1:], start=1):
         pos = z3.If(mover == i, s.pos, pos)
         racing = z3.If(mover == i, s.racing, racing)
-    return Spot(pos, racing)
+        space = z3.If(mover == i, s.space, space)
+    return Spot(pos, racing, space)
 
 
 ROUND_CARS = tuple(range(2, 7))  # the core race's car counts
