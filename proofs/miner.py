@@ -26,6 +26,7 @@ from proofs.catalogue import (
 )
 from proofs.enc_track import spot_key
 from proofs.encoding import Turn, cached_turn
+from proofs.reachable import MAX_MOVE
 from proofs.symbols import KINDS
 from proofs.track_graph import BASE_TRACKS, TrackFacts, track_facts
 
@@ -250,7 +251,9 @@ def scene_constraints(t: Turn) -> list[z3.BoolRef]:
     first = t.index == 0
     leader = z3.And([z3.Implies(o.present, z3.And(o.key < me, o.spot.pos <= facts.finish))
                      for o in t.others])
-    return [present + 1 == t.racing, present >= 1,
+    finished_near = [z3.Implies(z3.And(o.present, o.spot.pos > facts.finish),
+                                o.spot.pos <= facts.finish + MAX_MOVE) for o in t.others]
+    return [*finished_near, present + 1 == t.racing, present >= 1,
             z3.Or(z3.And(first, leader), z3.And(t.index == t.racing - 1, t.racing >= 2)),
             t.other_stress >= facts.stress * (t.starters - 1)]
 
