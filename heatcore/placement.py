@@ -2,25 +2,46 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from heatcore.events import Event, event
 from heatcore.registry import implements
 from heatcore.state import RaceState
+from heatcore.track import Track
 from heatcore.values import replace
 
 Spot = tuple[int, bool]
 
 
-def occupied(state: RaceState, moving: int) -> set[Spot]:
-    """Spots held by the cars on the track other than ``moving``."""
+@dataclass(frozen=True)
+class Occupancy:
+    """The board spots held by cars. ``(position, racing_line) in taken`` asks about the
+    board spot of an unrolled position: it is held if a car on any lap stands there."""
+
+    track: Track
+    board: frozenset[Spot]
+
+    def __contains__(self, spot: object) -> bool:
+        if not isinstance(spot, tuple) or len(spot) != 2:
+            return False
+        position, racing = spot
+        return self.track.board_spot(int(position), bool(racing)) in self.board
+
+
+@implements("setup.board-space")
+def occupied(state: RaceState, moving: int) -> Occupancy:
+    """The board spots held by the cars on the track other than ``moving``, whatever lap
+    they are on."""
     ranked = state.ranking
-    return {(car.position, car.racing_line) for i, car in enumerate(state.cars)
-            if i != moving and i not in ranked}
+    board = state.track.board_spot
+    return Occupancy(state.track, frozenset(
+        board(car.position, car.racing_line) for i, car in enumerate(state.cars)
+        if i != moving and i not in ranked))
 
 
 @implements("place.racing-line-first", "place.blocked")
-def free_spot_from(position: int, taken: set[Spot]) -> Spot:
+def free_spot_from(position: int, taken: Occupancy) -> Spot:
     """The first free spot scanning back from ``position``: racing line, then the other."""
     while True:
         if (position, True) not in taken:

@@ -14,11 +14,12 @@ from heatcore.weather import slipstream_allowed, slipstream_bonus
 SLIPSTREAM_SPACES = 2
 
 
-@implements("slipstream.eligible", "slipstream.not-past-finish",
+@implements("slipstream.eligible", "slipstream.not-past-finish", "setup.board-space",
             "ruling.slipstream-earlier-lap", "ruling.finished-car-turn")
 def can_slipstream(state: RaceState, car: int) -> bool:
-    """Beside a car, or one space behind a space with a car; never across the final
-    finish line, nor after it. Earlier crossings of the line are allowed."""
+    """Beside a car, or one space behind a space with a car, on the board's spaces (cars
+    on any lap count); never across the final finish line, nor after it. Earlier crossings
+    of the line are allowed."""
     me = state.cars[car]
     if me.position + SLIPSTREAM_SPACES > state.finish_position:
         return False

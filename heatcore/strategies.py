@@ -262,6 +262,7 @@ CORRUPTIONS: dict[str, Problem] = {
     "engine-minus-one": Problem.HEAT_COUNT,
     "supply-plus-one": Problem.STRESS_COUNT,
     "two-cars-one-spot": Problem.SPOT_OCCUPANCY,
+    "two-cars-one-spot-a-lap-apart": Problem.SPOT_OCCUPANCY,
     "gear-5": Problem.GEAR_RANGE,
     "gear-0": Problem.GEAR_RANGE,
     "unknown-cursor": Problem.TURN_ORDER | Problem.PHASE,
@@ -278,7 +279,7 @@ def corrupted_states(draw: st.DrawFn, states: st.SearchStrategy[RaceState] | Non
     data = state_to_dict(state)
     racing = state.on_track()
     names = [n for n in CORRUPTIONS
-             if n != "two-cars-one-spot" or len(racing) >= 2]
+             if not n.startswith("two-cars-one-spot") or len(racing) >= 2]
     name = draw(st.sampled_from(names))
     cars: list[dict[str, Any]] = data["cars"]
     index = draw(st.sampled_from(racing or tuple(range(len(cars)))))
@@ -300,9 +301,10 @@ def corrupted_states(draw: st.DrawFn, states: st.SearchStrategy[RaceState] | Non
         car["engine"] -= 1
     elif name == "supply-plus-one":
         data["supply"] += 1
-    elif name == "two-cars-one-spot":
+    elif name.startswith("two-cars-one-spot"):
         other = draw(st.sampled_from([i for i in racing if i != index]))
-        car["position"] = cars[other]["position"]
+        laps_apart = draw(st.sampled_from([-1, 1])) if name.endswith("lap-apart") else 0
+        car["position"] = cars[other]["position"] + laps_apart * state.track.spaces_per_lap
         car["racing_line"] = cars[other]["racing_line"]
     elif name == "gear-5":
         car["gear"] = 5

@@ -3,7 +3,8 @@
 Positions are unrolled: the pole space is position 0, position ``p`` lies on space
 ``((p - 1) mod L) + 1``; the corner line after space ``P`` on lap ``j`` (``j = 0`` the first
 lap) lies between positions ``P + L*j`` and ``P + L*j + 1``; the final finish line lies
-between ``L*laps`` and ``L*laps + 1``.
+between ``L*laps`` and ``L*laps + 1``. Cars stand on the board's spots: a car at position
+``p`` holds the board spot ``(space(p), racing line or not)`` whatever lap it is on.
 """
 
 from __future__ import annotations
@@ -70,6 +71,12 @@ class Track:
     def space(self, position: int) -> int:
         """The space (1..L) of an unrolled position."""
         return (position - 1) % self.spaces_per_lap + 1
+
+    @implements("setup.board-space")
+    def board_spot(self, position: int, racing_line: bool) -> tuple[int, bool]:
+        """The spot on the board of a car at an unrolled position: (space 1..L, racing line).
+        Cars laps apart on the same board spot stand on the same spot."""
+        return (self.space(position), racing_line)
 
     def racing_lane(self, space: int) -> int:
         """The lane (1 or 2) of the racing-line spot of a space, read from the graph."""

@@ -23,7 +23,7 @@ class Problem(Flag):
     #   (weather.setup-change: Fog +1, Snow -1)
     STRESS_COUNT = auto()  # setup.stress-supply: stress in decks + supply = the box's 37
     GEAR_RANGE = auto()  # gear.range
-    SPOT_OCCUPANCY = auto()  # place.racing-line-first: no spot holds two cars
+    SPOT_OCCUPANCY = auto()  # setup.board-space: no board spot holds two cars, on any lap
     TURN_ORDER = auto()  # order.fixed-at-round-start
     PHASE = auto()  # round.sequence: phase, cursor, turn and shuffle agree
     PLAY_AREA = auto()  # play.card-count: played cards only between plan and replenish
@@ -38,7 +38,7 @@ RULE_OF: dict[Problem, str] = {
     Problem.HEAT_COUNT: "setup.engine",
     Problem.STRESS_COUNT: "setup.stress-supply",
     Problem.GEAR_RANGE: "gear.range",
-    Problem.SPOT_OCCUPANCY: "place.racing-line-first",
+    Problem.SPOT_OCCUPANCY: "setup.board-space",
     Problem.TURN_ORDER: "order.fixed-at-round-start",
     Problem.PHASE: "round.sequence",
     Problem.PLAY_AREA: "play.card-count",
@@ -131,7 +131,8 @@ def status(state: RaceState) -> Problem:
     for car in state.cars:
         if not LOWEST_GEAR <= car.gear <= HIGHEST_GEAR:
             found |= Problem.GEAR_RANGE
-    spots = [state.cars[i].spot for i in state.on_track()]
+    board = state.track.board_spot
+    spots = [board(state.cars[i].position, state.cars[i].racing_line) for i in state.on_track()]
     if len(spots) != len(set(spots)):
         found |= Problem.SPOT_OCCUPANCY
     ranked = state.ranking

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import z3
 
-from proofs.enc_track import Other, Spot, occupied
+from proofs.enc_track import Other, Spot
 from proofs.encoding import (
     CarState,
     Turn,
@@ -141,10 +141,45 @@ def _key(pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.ArithRef:
     return 2 * pos + z3.If(racing, 1, 0)
 
 
+def _held(t: Turn, space: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.BoolRef:
+    """Another car, on any lap, stands on the given spot of board space ``space``."""
+    return z3.Or([z3.And(o.present, o.spot.racing == racing, o.spot.space == space)
+                  for o in t.others])
+
+
+def _next_space(t: Turn, space: z3.ArithRef, ahead: int) -> z3.ArithRef:
+    """The board space ``ahead`` spaces further on (negative: back), round the loop."""
+    lap = t.facts.spaces_per_lap
+    moved = space + ahead
+    return z3.If(moved < 0, moved + lap, z3.If(moved > lap - 1, moved - lap, moved))
+
+
 def _beside_or_behind(t: Turn, spot: Spot) -> z3.BoolRef:
+    ahead = _next_space(t, spot.space, 1)
     return z3.Or([z3.And(o.present, z3.Or(
-        z3.And(o.spot.pos == spot.pos, o.spot.racing != spot.racing),
-        o.spot.pos == spot.pos + 1)) for o in t.others])
+        z3.And(o.spot.space == spot.space, o.spot.racing != spot.racing),
+        o.spot.space == ahead)) for o in t.others])
+
+
+def board_claim(t: Turn) -> z3.BoolRef:
+    """setup.board-space, stated apart from the encoding: every spot of the turn (the car's
+    start, each placement's result and the target of each placement made, the other cars)
+    carries as its board space
+    its position modulo the lap length: 0 <= space < L and position - space is a whole
+    number of laps."""
+    lap = t.facts.spaces_per_lap
+    pairs = [(t.pre.spot.pos, t.pre.spot.space)]
+    pairs += [(o.spot.pos, o.spot.space) for o in t.others]
+    moving = []
+    for p in t.placements.values():
+        pairs.append((p.result.pos, p.result.space))
+        moving.append((p.moves, p.target, p.target_space))
+    laps = range(-1, t.facts.laps + 2)
+
+    def carried(pos: z3.ArithRef, space: z3.ArithRef) -> z3.BoolRef:
+        return z3.And(space >= 0, space < lap, z3.Or([pos - space == lap * k for k in laps]))
+    return z3.And([carried(pos, space) for pos, space in pairs]
+                  + [z3.Implies(moves, carried(pos, space)) for moves, pos, space in moving])
 
 
 # ---- claims -------------------------------------------------------------------------
@@ -242,33 +277,48 @@ def movement_claim(t: Turn) -> z3.BoolRef:
                              >= _key(a.pos, a.racing)))
 
 
-def placement_claim(t: Turn) -> z3.BoolRef:
+def placement_claims(t: Turn) -> dict[str, z3.BoolRef]:
     """Every placement of the turn (move, react moves, slipstream, spin) ends on a free
-    spot, in or behind the target space, with every spot tried before it (racing line
-    first, then the other, space by space backwards) occupied (that it never ends behind
-    where it started is the movement proof)."""
-    out = []
-    for p in t.placements.values():
+    spot of the board, in or behind the target space, with every spot tried before it
+    (racing line first, then the other, space by space backwards) held by a car on some
+    lap (that it never ends behind where it started is the movement proof). One claim per
+    placement, checked apart (smaller queries); that the car ends its turn on a spot no
+    other car holds is the inductive spots invariant."""
+    out = {}
+    for name, p in t.placements.items():
         res = p.result
-        checks = [z3.Not(occupied(t.others, res.pos, res.racing)), res.pos <= p.target]
+        checks = [z3.Not(_held(t, res.space, res.racing)), res.pos <= p.target]
         for k in range(6):
             pos, racing = p.target - k // 2, k % 2 == 0
             checks.append(z3.Implies(_key(pos, racing) > _key(res.pos, res.racing),
-                                     occupied(t.others, pos, racing)))
-        out.append(z3.Implies(p.moves, z3.And(checks)))
-    post = t.post.spot
-    out.append(z3.Not(occupied(t.others, post.pos, post.racing)))
-    return z3.And(out)
+                                     _held(t, _next_space(t, p.target_space, -(k // 2)),
+                                           racing)))
+        out[name] = z3.Implies(p.moves, z3.And(checks))
+    return out
+
+
+def placement_build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
+    """The spots invariant is inductive, every spot's board space is its position modulo
+    the lap, and each placement claim holds on every turn."""
+    out = _inductive(_inv("spots"))(facts, bugs, ctx)
+    t = cached_turn(facts, bugs)
+    pre = premises(t, ctx)
+    out.append(Obligation("board", (*pre, z3.Not(board_claim(t)))))
+    for name, claim in placement_claims(t).items():
+        out.append(Obligation(f"turn-claim {name}", (*pre, z3.Not(claim))))
+    return out
 
 
 def slipstream_claim(t: Turn) -> z3.BoolRef:
-    """A slipstream needs a car beside or in the next space, never crosses the final
-    finish line and is not taken after it."""
+    """A slipstream is offered exactly when a car (on any lap) is beside or in the next
+    board space and the move would not cross the final finish line; it is not taken after
+    that line."""
     here = t.placements["react2"].result
     end = t.line_crossing_end()
     finish = t.facts.finish
-    return z3.Implies(t.slip, z3.And(_beside_or_behind(t, here), here.pos + 2 <= finish,
-                                     end <= finish))
+    offered = z3.And(_beside_or_behind(t, here), here.pos + 2 <= finish)
+    return z3.And(t.slip_eligible == offered,
+                  z3.Implies(t.slip, z3.And(offered, end <= finish)))
 
 
 def finish_corner_claim(t: Turn) -> z3.BoolRef:
@@ -320,10 +370,12 @@ def _further(a: Spot, b: Spot) -> z3.BoolRef:
 def _mover_spot(spots: list[Spot], mover: z3.ArithRef) -> Spot:
     pos: z3.ArithRef = spots[0].pos
     racing: z3.BoolRef = spots[0].racing
+    space: z3.ArithRef = spots[0].space
     for i, s in enumerate(spots[1:], start=1):
         pos = z3.If(mover == i, s.pos, pos)
         racing = z3.If(mover == i, s.racing, racing)
-    return Spot(pos, racing)
+        space = z3.If(mover == i, s.space, space)
+    return Spot(pos, racing, space)
 
 
 ROUND_CARS = tuple(range(2, 7))  # the core race's car counts
@@ -485,12 +537,14 @@ PROOFS: tuple[Proof, ...] = (
            "engine-debt"),
           _turn_obligation("turn", corner_claim)),
     Proof("placement",
-          "Every placement ends on a free spot: the first free one from the target space "
-          "backwards, racing line first; no two cars ever share a spot.",
+          "Every placement ends on a free spot of the board: the first free one from the "
+          "target space backwards, racing line first, cars on every lap counted; no two cars "
+          "ever share a spot of the board.",
           ("move.exact", "place.racing-line-first", "place.blocked", "ruling.zero-move",
-           "slipstream.move", "corner.spin", "setup.grid"),
-          ("placement-ignores-occupancy", "place-other-lane-first", "blocked-moves-ahead"),
-          _inductive(_inv("spots"), placement_claim)),
+           "slipstream.move", "corner.spin", "setup.grid", "setup.board-space"),
+          ("placement-ignores-occupancy", "place-other-lane-first", "blocked-moves-ahead",
+           "placement-ignores-lapped-cars"),
+          placement_build),
     Proof("movement",
           "A turn moves the car forward at most its speed (+2 with slipstream), never "
           "backwards before step 7; a spin never puts it behind its start spot.",
@@ -499,11 +553,12 @@ PROOFS: tuple[Proof, ...] = (
           ("blocked-moves-ahead", "spin-one-space-short"),
           _turn_obligation("turn", movement_claim)),
     Proof("slipstream",
-          "A slipstream needs a car beside or one space ahead, never crosses the final "
-          "finish line and is never taken after it.",
+          "A slipstream is offered exactly when a car on any lap is beside or one board "
+          "space ahead and the move would not cross the final finish line; it is never "
+          "taken after that line.",
           ("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
-           "ruling.slipstream-earlier-lap"),
-          ("slipstream-past-finish", "slipstream-two-ahead"),
+           "ruling.slipstream-earlier-lap", "setup.board-space"),
+          ("slipstream-past-finish", "slipstream-two-ahead", "slipstream-ignores-lapped-cars"),
           _turn_obligation("turn", slipstream_claim)),
     Proof("finish-corners",
           "No corner line after the final finish line asks for Heat or causes a spin.",

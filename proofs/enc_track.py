@@ -18,10 +18,50 @@ SCAN = MAX_CARS
 
 @dataclass(frozen=True)
 class Spot:
-    """A spot: unrolled position and whether it is the racing-line spot."""
+    """A spot: unrolled position (counted over the race), whether it is the racing-line
+    spot, and its board space ``space`` (0..L-1): the position modulo the lap length L,
+    carried along with the position (rule setup.board-space)."""
 
     pos: z3.ArithRef
     racing: z3.BoolRef
+    space: z3.ArithRef
+
+
+def wrap(space: z3.ArithRef, lap: int) -> z3.ArithRef:
+    """setup.board-space: a board space moved by fewer than ``lap`` spaces either way,
+    brought back onto the loop 0..lap-1 (the board is a loop of ``lap`` spaces)."""
+    return z3.If(space >= lap, space - lap, z3.If(space < 0, space + lap, space))
+
+
+def board_spot(enc: Enc, name: str, lap: int, lo: int, hi: int) -> Spot:
+    """A fresh spot with a position in lo..hi; its board space (0..L-1) is the position
+    less a whole number of laps, by cases over the laps lo..hi spans."""
+    pos = enc.new_int(f"{name}.pos", lo=lo, hi=hi)
+    space = pos - lap * (hi // lap)
+    for k in reversed(range(lo // lap, hi // lap)):
+        space = z3.If(pos < lap * (k + 1), pos - lap * k, space)
+    return Spot(pos, enc.new_bool(f"{name}.racing"), space)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board seen from one turn: a loop of ``lap`` spaces, and the spot the turn
+    starts from. Every position the car reaches in the turn is less than a lap from that
+    spot (a turn moves at most 20 + 4 + 1 + 2 spaces, a placement goes back at most 2 and
+    a spin never behind the start), so its board space is the start's plus the distance,
+    wrapped once."""
+
+    lap: int
+    origin: Spot
+
+    def space(self, pos: z3.ArithRef) -> z3.ArithRef:
+        """setup.board-space: the board space of a position reached in this turn."""
+        return wrap(self.origin.space + (pos - self.origin.pos), self.lap)
+
+
+def fixed_spot(pos: int, racing: bool, lap: int) -> Spot:
+    """A spot at a known position."""
+    return Spot(z3.IntVal(pos), z3.BoolVal(racing), z3.IntVal(pos % lap))
 
 
 def spot_key(pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.ArithRef:
@@ -46,65 +86,89 @@ class Other:
 
 @dataclass(frozen=True)
 class Placement:
-    """One placement: from ``start``, aiming at space ``target``, ending on ``result``."""
+    """One placement: from ``start``, aiming at space ``target`` (board space
+    ``target_space``), ending on ``result``."""
 
     start: Spot
     moves: z3.BoolRef
     target: z3.ArithRef
+    target_space: z3.ArithRef
     result: Spot
 
 
-def occupied(others: list[Other], pos: z3.ArithRef, racing: z3.BoolRef | bool) -> z3.BoolRef:
-    """Whether another car holds the spot."""
-    key = spot_key(pos, racing)
-    return z3.Or([z3.And(o.present, o.key == key) for o in others])
+def same_spot(a: Spot, b: Spot) -> z3.BoolRef:
+    """setup.board-space: two spots are one spot of the board, whatever laps the cars
+    standing there are on."""
+    return z3.And(a.space == b.space, a.racing == b.racing)
 
 
-def scan_order(enc: Enc, target: z3.ArithRef) -> list[tuple[z3.ArithRef, bool]]:
-    """place.racing-line-first, place.blocked: the spots tried from ``target`` backwards:
-    the racing-line spot, then the other, then the space behind, and so on."""
+def scan_order(enc: Enc) -> list[tuple[int, bool]]:
+    """place.racing-line-first, place.blocked: the spots tried from the target backwards,
+    as (spaces from the target, racing line): the racing-line spot, then the other, then
+    the space behind, and so on."""
     first = not enc.bug("place-other-lane-first")
     way = 1 if enc.bug("blocked-moves-ahead") else -1
-    return [(target + way * (k // 2), first if k % 2 == 0 else not first)
-            for k in range(SCAN)]
+    return [(way * (k // 2), first if k % 2 == 0 else not first) for k in range(SCAN)]
 
 
-def first_free(enc: Enc, target: z3.ArithRef, others: list[Other]) -> Spot:
-    """The first free spot scanning back from ``target`` (rules place.racing-line-first,
-    place.blocked)."""
+def first_free(enc: Enc, target: z3.ArithRef, others: list[Other], board: Board) -> Spot:
+    """The first free spot of the board scanning back from ``target``: rules
+    place.racing-line-first, place.blocked, setup.board-space."""
     if enc.bug("placement-ignores-occupancy"):
-        return Spot(target, z3.BoolVal(True))
-    spots = scan_order(enc, target)
-    pos, racing = spots[-1][0], z3.BoolVal(spots[-1][1])
-    for p, r in reversed(spots[:-1]):
-        free = z3.Not(occupied(others, p, r))
-        pos = z3.If(free, p, pos)
+        return Spot(target, z3.BoolVal(True), board.space(target))
+    lapped = not enc.bug("placement-ignores-lapped-cars")
+
+    def held(d: int, r: bool) -> z3.BoolRef:
+        if not lapped:
+            key = spot_key(target + d, r)
+            return z3.Or([z3.And(o.present, o.key == key) for o in others])
+        there = board.space(target + d)
+        return z3.Or([z3.And(o.present, o.spot.racing == r, o.spot.space == there)
+                      for o in others])
+    spots = scan_order(enc)
+    d, r = spots[-1]
+    pos, racing = target + d, z3.BoolVal(r)
+    for d, r in reversed(spots[:-1]):
+        free = z3.Not(held(d, r))
+        pos = z3.If(free, target + d, pos)
         racing = z3.If(free, z3.BoolVal(r), racing)
-    return Spot(pos, racing)
+    return Spot(pos, racing, board.space(pos))
 
 
-def place(enc: Enc, start: Spot, spaces: z3.ArithRef, others: list[Other]) -> Placement:
+def place(enc: Enc, start: Spot, spaces: z3.ArithRef, others: list[Other],
+          board: Board) -> Placement:
     """move.exact, place.racing-line-first, place.blocked, ruling.zero-move: move
     ``spaces`` forward (cars passed never block), then take the first free spot from the
     target space backwards; the car's own former spot counts as free. 0 spaces: no move."""
     moves = spaces > 0
     target = start.pos + spaces
-    landing = first_free(enc, target, others)
-    result = Spot(z3.If(moves, landing.pos, start.pos), z3.If(moves, landing.racing,
-                                                              start.racing))
-    return Placement(start, moves, target, result)
+    landing = first_free(enc, target, others, board)
+    return Placement(start, moves, target, board.space(target),
+                     _result(moves, landing, start))
 
 
-def slipstream_eligible(enc: Enc, spot: Spot, others: list[Other]) -> z3.BoolRef:
-    """slipstream.eligible: another car on the other spot of this space, or on either spot
-    of the next space."""
+def _result(active: z3.BoolRef, landing: Spot, start: Spot) -> Spot:
+    return Spot(z3.If(active, landing.pos, start.pos), z3.If(active, landing.racing,
+                                                             start.racing),
+                z3.If(active, landing.space, start.space))
+
+
+def slipstream_eligible(enc: Enc, spot: Spot, others: list[Other], board: Board) -> z3.BoolRef:
+    """slipstream.eligible, setup.board-space: another car, on any lap, on the other spot
+    of this board space, or on either spot of the next board space."""
     ahead = [1, 2] if enc.bug("slipstream-two-ahead") else [1]
+    lapped = not enc.bug("slipstream-ignores-lapped-cars")
     out = []
     for o in others:
+        if lapped:
+            same = o.spot.space == spot.space
+            nxt = [o.spot.space == board.space(spot.pos + d) for d in ahead]
+        else:
+            same = o.spot.pos == spot.pos
+            nxt = [o.spot.pos == spot.pos + d for d in ahead]
         beside = [] if enc.bug("slipstream-no-beside") else [
-            z3.And(o.spot.pos == spot.pos, o.spot.racing != spot.racing)]
-        out.append(z3.And(o.present, z3.Or(*beside,
-                                           *(o.spot.pos == spot.pos + d for d in ahead))))
+            z3.And(same, o.spot.racing != spot.racing)]
+        out.append(z3.And(o.present, z3.Or(*beside, *nxt)))
     return z3.Or(out)
 
 
@@ -136,7 +200,7 @@ class CornerOutcome:
 
 def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, start: z3.ArithRef,
                   end: Spot, speed: z3.ArithRef, gear: z3.ArithRef, active: z3.BoolRef,
-                  others: list[Other]) -> CornerOutcome:
+                  others: list[Other], board: Board) -> CornerOutcome:
     """corner.check, corner.pay-heat, corner.spin, corner.after-finish-ignored: for each
     corner line crossed from ``start`` to ``end`` (start <= line < end), in crossing order,
     pay speed - limit Heat if positive; a car that cannot pay pays all its engine Heat,
@@ -177,12 +241,8 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
         spun = z3.Or(spun, spin)
         paid_total = paid_total + paid
         checks.append(LineCheck(line, crossed, demand, paid, spin))
-    target = spin_line
-    if enc.bug("spin-lands-past-line"):
-        target = spin_line + 1
-    if enc.bug("spin-one-space-short"):
-        target = spin_line - 1
-    spin_place = place_at(enc, end, target, spun, others)
+    shift = 1 if enc.bug("spin-lands-past-line") else -1 if enc.bug("spin-one-space-short") else 0
+    spin_place = place_at(enc, end, spin_line + shift, spun, others, board)
     wanted = z3.If(spun, z3.If(gear <= 2, 1, 2), 0)
     z, taken = take_stress(enc, z, wanted)
     new_gear = gear if enc.bug("spin-keeps-gear") else z3.If(spun, 1, gear)
@@ -191,10 +251,9 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
 
 
 def place_at(enc: Enc, start: Spot, target: z3.ArithRef, active: z3.BoolRef,
-             others: list[Other]) -> Placement:
-    """corner.spin: put the car on the first free spot scanning back from space ``target``
-    (the space just before the corner line)."""
-    landing = first_free(enc, target, others)
-    result = Spot(z3.If(active, landing.pos, start.pos), z3.If(active, landing.racing,
-                                                               start.racing))
-    return Placement(start, active, target, result)
+             others: list[Other], board: Board) -> Placement:
+    """corner.spin: put the car on the first free spot of the board scanning back from
+    space ``target``, the space just before the corner line."""
+    landing = first_free(enc, target, others, board)
+    return Placement(start, active, target, board.space(target),
+                     _result(active, landing, start))

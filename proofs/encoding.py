@@ -29,12 +29,16 @@ from proofs.enc_cards import (
     shift_gear,
 )
 from proofs.enc_track import (
+    Board,
     CornerOutcome,
     Other,
     Placement,
     Spot,
+    board_spot,
     check_corners,
+    fixed_spot,
     place,
+    same_spot,
     slipstream_eligible,
 )
 from proofs.symbols import (
@@ -124,8 +128,7 @@ def fresh_others(enc: Enc, facts: TrackFacts, count: int = MAX_CARS - 1) -> list
     others = []
     for i in range(count):
         o = Other(enc.new_bool(f"other{i}.present"),
-                  Spot(enc.new_int(f"other{i}.pos", lo=GRID_BACK, hi=facts.finish + 30),
-                       enc.new_bool(f"other{i}.racing")))
+                  board_spot(enc, f"other{i}", facts.spaces_per_lap, GRID_BACK, facts.finish + 30))
         others.append(o)
     for a, b in itertools.pairwise(others):
         enc.rule("domain", z3.Implies(b.present, a.present))
@@ -133,12 +136,12 @@ def fresh_others(enc: Enc, facts: TrackFacts, count: int = MAX_CARS - 1) -> list
 
 
 def distinct_spots(spots: list[tuple[z3.BoolRef, Spot]]) -> z3.BoolRef:
-    """No two present cars share a spot (rule setup.spaces-and-spots)."""
+    """No two present cars share a spot of the board, whatever laps they are on (rules
+    setup.spaces-and-spots, setup.board-space)."""
     out = []
     for i, (pa, a) in enumerate(spots):
         for pb, b in spots[i + 1:]:
-            out.append(z3.Implies(z3.And(pa, pb),
-                                  z3.Or(a.pos != b.pos, a.racing != b.racing)))
+            out.append(z3.Implies(z3.And(pa, pb), z3.Not(same_spot(a, b))))
     return z3.And(out)
 
 
@@ -189,7 +192,7 @@ class React:
 
 
 def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
-               normal: z3.BoolRef, here: Spot, others: list[Other]) -> React:
+               normal: z3.BoolRef, here: Spot, others: list[Other], board: Board) -> React:
     """adrenaline.effects, react.any-order, react.cooldown, react.boost: a car with
     adrenaline may move +1 and cool 1 more; the gear's cooldown moves Heat from hand to
     engine; one boost pays an engine Heat and flips; each at most once, in any order
@@ -210,24 +213,26 @@ def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
     z = pay_engine(enc, z, boost_cost, "react.boost")
     z, boost_flip = flip(enc, z, boost, "boost")
     adr_n = z3.If(adr_move, 1, 0)
-    first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others)
-    second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others)
+    first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others, board)
+    second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others, board)
     return React(z, adr_move, adr_cool, adr_first, cool_gear, boost, boost_cost, boost_flip,
                  first, second)
 
 
 def slipstream_step(enc: Enc, facts: TrackFacts, here: Spot, normal: z3.BoolRef,
-                    others: list[Other]) -> tuple[z3.BoolRef, z3.BoolRef, Placement]:
+                    others: list[Other], board: Board) -> tuple[z3.BoolRef, z3.BoolRef,
+                                                                Placement]:
     """slipstream.eligible, slipstream.move, slipstream.not-past-finish,
-    ruling.slipstream-earlier-lap: beside a car or one space behind one, a car may move 2
+    ruling.slipstream-earlier-lap, setup.board-space: beside a car or one space behind one
+    on the board (the other car on any lap), a car may move 2
     more spaces, once, unless that would cross the final finish line (earlier crossings
     of the line are fine). Returns (eligible, taken, placement)."""
-    ok = slipstream_eligible(enc, here, others)
+    ok = slipstream_eligible(enc, here, others, board)
     if not enc.bug("slipstream-past-finish"):
         ok = z3.And(ok, here.pos + 2 <= facts.finish)
     slip = enc.new_bool("slip")
     enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(ok, normal)))
-    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others)
+    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others, board)
 
 
 def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
@@ -235,7 +240,7 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     """Encode one car's turn, steps 1-9 (rule round.sequence), from a symbolic state."""
     enc = Enc(prefix, bugs)
     zones = fresh_zones(enc, "car")
-    start = Spot(enc.new_int("pos", lo=GRID_BACK, hi=facts.finish), enc.new_bool("racing"))
+    start = board_spot(enc, "car", facts.spaces_per_lap, GRID_BACK, facts.finish)
     pre = CarState(start, enc.new_int("gear0"), zones)
     others = fresh_others(enc, facts)
     other_stress = enc.new_int("other_stress", lo=0)
@@ -262,11 +267,13 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
         flips.append((active, record.value))
         records.append(record)
     reveal_speed = card_speed(played) + z3.Sum([v for _, v in flips])
-    placements = {"reveal": place(enc, start, z3.If(moving, reveal_speed, 0), others)}
+    board = Board(facts.spaces_per_lap, start)
+    placements = {"reveal": place(enc, start, z3.If(moving, reveal_speed, 0), others, board)}
     stages["revealed"] = z
     # steps 4-5: adrenaline, react
     adrenaline = adrenaline_who(enc, starters, racing, index)
-    react = react_step(enc, z, gear, adrenaline, normal, placements["reveal"].result, others)
+    react = react_step(enc, z, gear, adrenaline, normal, placements["reveal"].result, others,
+                       board)
     z = react.zones
     placements["react1"], placements["react2"] = react.first, react.second
     records.append(react.boost_flip)
@@ -276,7 +283,7 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     stages["reacted"] = z
     # step 6: slipstream
     slip_ok, slip, placements["slipstream"] = slipstream_step(
-        enc, facts, react.second.result, normal, others)
+        enc, facts, react.second.result, normal, others, board)
     end = placements["slipstream"].result
     speed_checked = speed  # slipstream.speed-unchanged
     if enc.bug("slipstream-adds-speed"):
@@ -285,7 +292,7 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
         speed_checked = end.pos - start.pos
     # step 7: corners
     corners = check_corners(enc, z, facts.lines, facts.finish, start.pos, end, speed_checked,
-                            gear, normal, others)
+                            gear, normal, others, board)
     placements["spin"] = corners.spin_placement
     z = corners.zones
     stages["cornered"] = z
@@ -361,13 +368,16 @@ def encode_setup(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                   supply=BOX_STRESS - cars * facts.stress)
     grid = facts.grid
 
+    lap = facts.spaces_per_lap
+
     def grid_spot(i: z3.ArithRef) -> Spot:
-        pos: z3.ArithRef = z3.IntVal(grid[-1][0])
-        racing: z3.BoolRef = z3.BoolVal(grid[-1][1])
+        spot = fixed_spot(grid[-1][0], grid[-1][1], lap)
         for j in range(MAX_CARS - 1, -1, -1):
-            pos = z3.If(i == j, grid[j][0], pos)
-            racing = z3.If(i == j, z3.BoolVal(grid[j][1]), racing)
-        return Spot(pos, racing)
+            here = fixed_spot(grid[j][0], grid[j][1], lap)
+            spot = Spot(z3.If(i == j, here.pos, spot.pos), z3.If(i == j, here.racing,
+                                                                 spot.racing),
+                        z3.If(i == j, here.space, spot.space))
+        return spot
 
     car = CarState(grid_spot(me), z3.IntVal(1), zones)
     others = []
@@ -400,8 +410,8 @@ def encode_standing(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
                     cars: int = MAX_CARS, prefix: str = "o") -> Standing:
     """order.fixed-at-round-start: the turn order of the cars on the track."""
     enc = Enc(prefix, bugs)
-    spots = [Spot(enc.new_int(f"car{i}.pos", lo=GRID_BACK, hi=facts.finish),
-                  enc.new_bool(f"car{i}.racing")) for i in range(cars)]
+    spots = [board_spot(enc, f"car{i}", facts.spaces_per_lap, GRID_BACK, facts.finish)
+             for i in range(cars)]
     present = [enc.new_bool(f"car{i}.present") for i in range(cars)]
     return _standing_of(enc, present, spots)
 
@@ -438,9 +448,9 @@ def encode_round(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
         mover = z3.Sum([z3.If(standing.rank[i] == t, i, 0) for i in range(cars)])
         movers.append(mover)
         adrenaline.append(adrenaline_who(enc, starters, z3.IntVal(cars), z3.IntVal(t)))
-        new = Spot(enc.new_int(f"turn{t}.pos", lo=GRID_BACK), enc.new_bool(f"turn{t}.racing"))
-        spots = [Spot(z3.If(mover == i, new.pos, s.pos), z3.If(mover == i, new.racing, s.racing))
-                 for i, s in enumerate(spots)]
+        new = board_spot(enc, f"turn{t}", facts.spaces_per_lap, GRID_BACK, facts.finish + 30)
+        spots = [Spot(z3.If(mover == i, new.pos, s.pos), z3.If(mover == i, new.racing, s.racing),
+                      z3.If(mover == i, new.space, s.space)) for i, s in enumerate(spots)]
         enc.rule("place.blocked", distinct_spots([(z3.BoolVal(True), s) for s in spots]))
     return Round(enc, starters, start, movers, adrenaline)
 

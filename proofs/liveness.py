@@ -154,9 +154,11 @@ def rulebook_choice(t: Turn, stage: str) -> list[z3.BoolRef]:
                 z3.Implies(t.boost, rev.engine + cooled >= 1)]
     if stage == "slipstream":
         here = t.placements["react2"].result
+        lap = t.facts.spaces_per_lap
+        ahead = z3.If(here.space == lap - 1, 0, here.space + 1)  # setup.board-space
         near = z3.Or([z3.And(o.present, z3.Or(
-            z3.And(o.spot.pos == here.pos, o.spot.racing != here.racing),
-            o.spot.pos == here.pos + 1)) for o in t.others])
+            z3.And(o.spot.space == here.space, o.spot.racing != here.racing),
+            o.spot.space == ahead)) for o in t.others])
         return [t.slip, normal, near, here.pos + 2 <= t.facts.finish]
     assert stage == "discard"
     hand = t.stages["cornered"].hand

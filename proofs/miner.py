@@ -26,6 +26,7 @@ from proofs.catalogue import (
 )
 from proofs.enc_track import spot_key
 from proofs.encoding import Turn, cached_turn
+from proofs.reachable import MAX_MOVE
 from proofs.symbols import KINDS
 from proofs.track_graph import BASE_TRACKS, TrackFacts, track_facts
 
@@ -152,6 +153,25 @@ def slipstream_earlier_lap(t: Turn) -> z3.BoolRef:
                                  for j in range(t.facts.laps)]))
 
 
+def blocked_by_lapped_car(t: Turn) -> z3.BoolRef:
+    """The space the move aims at is full and a car on another lap is one of the two
+    holding it, so the car stops behind them."""
+    p = t.placements["reveal"]
+    lapped = [z3.And(o.present, o.spot.pos != p.target, o.spot.space == p.target_space)
+              for o in t.others]
+    return z3.And(_moving(t), p.moves, p.result.pos < p.target, z3.Or(lapped))
+
+
+def slipstream_off_lapped_car(t: Turn) -> z3.BoolRef:
+    """A slipstream that only a car on another lap gives (beside, or one space ahead, on
+    the board)."""
+    here = t.placements["react2"].result
+    same_lap = [z3.And(o.present, z3.Or(z3.And(o.spot.pos == here.pos,
+                                               o.spot.racing != here.racing),
+                                        o.spot.pos == here.pos + 1)) for o in t.others]
+    return z3.And(t.slip, z3.Not(z3.Or(same_lap)))
+
+
 def _at_bound(objective: Callable[[Turn], z3.ArithRef],
               bound: Callable[[TrackFacts], int]) -> Callable[[Turn], z3.BoolRef]:
     def condition(t: Turn) -> z3.BoolRef:
@@ -196,6 +216,10 @@ SITUATIONS: tuple[Situation, ...] = (
               blocked_adrenaline),
     Situation("slipstream-earlier-lap", "a slipstream across the line on an earlier lap",
               ("ruling.slipstream-earlier-lap", "slipstream.move"), slipstream_earlier_lap),
+    Situation("blocked-by-lapped-car", "a car on another lap fills the space the car aims at",
+              ("setup.board-space", "place.blocked"), blocked_by_lapped_car),
+    Situation("slipstream-off-lapped-car", "a slipstream that only a car on another lap gives",
+              ("setup.board-space", "slipstream.eligible"), slipstream_off_lapped_car),
     Situation("max-speed", "a turn at the largest speed the bound proof found (21)",
               ("speed.turn-total", "reveal.stress-flip", "react.boost", "adrenaline.effects"),
               _at_bound(speed_objective, lambda f: PROVED_MAX_SPEED)),
@@ -227,7 +251,9 @@ def scene_constraints(t: Turn) -> list[z3.BoolRef]:
     first = t.index == 0
     leader = z3.And([z3.Implies(o.present, z3.And(o.key < me, o.spot.pos <= facts.finish))
                      for o in t.others])
-    return [present + 1 == t.racing, present >= 1,
+    finished_near = [z3.Implies(z3.And(o.present, o.spot.pos > facts.finish),
+                                o.spot.pos <= facts.finish + MAX_MOVE) for o in t.others]
+    return [*finished_near, present + 1 == t.racing, present >= 1,
             z3.Or(z3.And(first, leader), z3.And(t.index == t.racing - 1, t.racing >= 2)),
             t.other_stress >= facts.stress * (t.starters - 1)]
 

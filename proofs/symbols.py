@@ -46,6 +46,10 @@ MUTATIONS: dict[str, tuple[str, str]] = {
     "placement-ignores-occupancy": ("place.blocked", "the car lands on the target spot"),
     "blocked-moves-ahead": ("place.blocked",
                             "a car whose space is full goes on to the next free spot ahead"),
+    "placement-ignores-lapped-cars": ("setup.board-space",
+                                      "a car may stop on the spot of a car a lap apart"),
+    "slipstream-ignores-lapped-cars": ("setup.board-space",
+                                       "a car a lap apart gives no slipstream"),
     "place-other-lane-first": ("place.racing-line-first", "the other spot is tried first"),
     "cooldown-3-in-gear-2": ("react.cooldown", "gear 2 cools down 3 Heat"),
     "cooldown-copies-heat": ("react.cooldown", "cooldown adds Heat to the engine but leaves "

@@ -4,7 +4,8 @@ Read from ``spec/tracks/<id>.json`` without the engine's loader. Nodes are spots
 ``(space, lane)``; a ``forward`` edge joins each spot to both spots of the next space and
 carries the corner line (``corner_limit``) or the finish line (``finish``) it crosses.
 Positions are unrolled: the pole space is 0, position ``p`` lies on space
-``((p - 1) mod L) + 1``, and the final finish line lies between ``L*laps`` and ``L*laps + 1``.
+``((p - 1) mod L) + 1``, and the final finish line lies between ``L*laps`` and ``L*laps + 1``. Cars
+stand on board spaces: every encoded spot carries its board space (position mod L).
 """
 
 from __future__ import annotations

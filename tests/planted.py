@@ -246,6 +246,11 @@ def _place_ahead_when_full(position: int, taken: set[Any]) -> Any:
         position += 1
 
 
+def _occupied_over_the_race(state: Any, moving: int) -> set[Any]:
+    """Cars a lap apart never meet: occupancy compares positions counted over the race."""
+    return {car.spot for i, car in enumerate(state.cars) if i != moving and i not in state.ranking}
+
+
 def _move_one_short(orig: Any) -> Any:
     def move_car(state: Any, car: int, spaces: int, why: str, events: Any, **changes: Any) -> Any:
         return orig(state, car, spaces - 1 if why == "cards" else spaces, why, events, **changes)
@@ -608,6 +613,9 @@ PLANTED: tuple[Planted, ...] = (
     P("place.racing-line-first", "a car stops on the outside spot first",
       _set(placement, "free_spot_from", _place_outside_first),
       "test_rules_turn::test_car_moves_exactly_its_speed_past_other_cars_onto_the_racing_line"),
+    P("setup.board-space", "cars a lap apart never meet (occupancy over the race)",
+      _set(placement, "occupied", _occupied_over_the_race),
+      "test_lapped_cars::test_two_lapped_cars_fill_the_space_and_the_car_stops_behind_them"),
     P("place.blocked", "a car blocked by a full space moves ahead of it",
       _set(placement, "free_spot_from", _place_ahead_when_full),
       "test_rules_edges::test_two_full_spaces_send_the_car_back_to_the_first_free_spot"),

@@ -44,7 +44,8 @@ def test_illegal_actions_are_rejected_and_change_nothing(data: st.DataObject,
 
 
 @pytest.mark.rules("round.sequence", "setup.deck", "setup.engine", "setup.stress-supply",
-                   "gear.range", "place.racing-line-first", "order.fixed-at-round-start")
+                   "gear.range", "place.racing-line-first", "order.fixed-at-round-start",
+                   "setup.board-space")
 @given(hs.corrupted_states(SHORT_STATES))
 def test_corrupted_states_parse_but_do_not_validate(case: tuple[str, str, RaceState]) -> None:
     name, text, original = case

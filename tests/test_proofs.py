@@ -96,7 +96,7 @@ def test_corner_payment(suite: list[Row], request: pytest.FixtureRequest) -> Non
 
 
 @pytest.mark.rules("move.exact", "place.racing-line-first", "place.blocked", "ruling.zero-move",
-                   "slipstream.move", "corner.spin", "setup.grid")
+                   "slipstream.move", "corner.spin", "setup.grid", "setup.board-space")
 def test_placement(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "placement", request)
 
@@ -108,7 +108,7 @@ def test_movement(suite: list[Row], request: pytest.FixtureRequest) -> None:
 
 
 @pytest.mark.rules("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
-                   "ruling.slipstream-earlier-lap")
+                   "ruling.slipstream-earlier-lap", "setup.board-space")
 def test_slipstream(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "slipstream", request)
 

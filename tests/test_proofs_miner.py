@@ -11,6 +11,7 @@ import pytest
 import heatcore.corners
 from heatcore.conformance.fixtures import load_cases, run_case
 from heatcore.conformance.heat import HeatBinding
+from heatcore.notation import state_from_dict
 from heatcore.validity import Problem, status
 from proofs import runner
 from proofs.miner import SITUATIONS, mine
@@ -34,7 +35,7 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> Path:
                    "order.fixed-at-round-start", "ruling.stress-supply",
                    "corner.after-finish-ignored", "ruling.finished-car-turn", "react.any-order",
                    "react.cooldown", "ruling.blocked-extra-move",
-                   "ruling.slipstream-earlier-lap")
+                   "ruling.slipstream-earlier-lap", "setup.board-space", "slipstream.eligible")
 def test_every_situation_exports_five_agreeing_witnesses(
         mined: Path, request: pytest.FixtureRequest) -> None:
     marker = request.node.get_closest_marker("rules")
@@ -50,6 +51,14 @@ def test_every_situation_exports_five_agreeing_witnesses(
         assert len(starts) == 5, f"{sit.id}: witnesses are not distinct"
     for case in load_cases(mined):
         assert run_case(binding, case) is None, case["id"]
+
+
+@pytest.mark.rules("setup.board-space", "setup.spaces-and-spots")
+def test_every_mined_start_state_is_valid(mined: Path) -> None:
+    """No witness starts from an invalid state, such as two cars on one spot of the board
+    a lap apart."""
+    for case in load_cases(mined):
+        assert status(state_from_dict(case["state"])) == Problem.NONE, case["id"]
 
 
 @pytest.mark.rules("corner.spin", "ruling.stress-supply")

@@ -182,11 +182,8 @@ def test_the_model_places_a_car_beside_a_car_one_lap_ahead() -> None:
     assert isinstance(model.pending, Decision) and model.pending.car == 0
 
 
-@pytest.mark.xfail(strict=True, raises=RuleViolation,
-                   reason="helper `board` is fixing the engine: it compares unrolled positions,"
-                   " so a car a lap ahead does not take its spot; remove this mark when that"
-                   " lands")
-@pytest.mark.rules("place.racing-line-first", "place.blocked", "slipstream.eligible")
+@pytest.mark.rules("place.racing-line-first", "place.blocked", "slipstream.eligible",
+                   "setup.board-space")
 def test_the_engine_agrees_with_the_checker_on_lapped_cars() -> None:
     checked_run(lapped_state(), "P1 gear 1 play U5", "P1 end react")
 

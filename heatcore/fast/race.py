@@ -116,7 +116,9 @@ class FastRace:
         self.cursor = state.cursor
         self.shuffle = state.shuffle
         self.ranking = state.ranking
-        self.spots = {state.cars[index].spot for index in state.on_track()}
+        board = state.track.board_spot
+        self.spots = {board(state.cars[i].position, state.cars[i].racing_line)
+                      for i in state.on_track()}
         turn = state.turn or Turn(car=0, stage=REVEAL, start_position=0)
         self.car = turn.car
         self.stage = turn.stage
@@ -414,18 +416,19 @@ class FastRace:
         self.stage = REACT
         self.to_move = 0
 
-    @implements("place.racing-line-first", "place.blocked")
+    @implements("place.racing-line-first", "place.blocked", "setup.board-space")
     def _place(self, car: FastCar, position: int) -> None:
         """heatcore.placement.free_spot_from: put ``car`` on the first free spot scanning
-        back from ``position``, racing line first. ``spots`` holds the spots of the cars on
-        the track (heatcore.placement.occupied, plus the moving car)."""
+        back from ``position``, racing line first. ``spots`` holds the board spots of the
+        cars on the track, on any lap (heatcore.placement.occupied, plus the moving car)."""
         spots = self.spots
-        spots.remove((car.position, car.racing_line))
-        while (position, True) in spots and (position, False) in spots:
+        board = self.track.board_spot
+        spots.remove(board(car.position, car.racing_line))
+        while board(position, True) in spots and board(position, False) in spots:
             position -= 1
-        spot = (position, (position, True) not in spots)
-        spots.add(spot)
-        car.position, car.racing_line = spot
+        racing = board(position, True) not in spots
+        spots.add(board(position, racing))
+        car.position, car.racing_line = position, racing
 
     @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
     def _move(self, index: int, spaces: int) -> None:
@@ -434,18 +437,19 @@ class FastRace:
             car = self.cars[index]
             self._place(car, car.position + spaces)
 
-    @implements("slipstream.eligible", "slipstream.not-past-finish",
+    @implements("slipstream.eligible", "slipstream.not-past-finish", "setup.board-space",
                 "ruling.slipstream-earlier-lap", "ruling.finished-car-turn")
     def _can_slipstream(self) -> bool:
-        """heatcore.slipstream.can_slipstream: beside a car or one space behind one, and
-        never across (or after) the final finish line."""
+        """heatcore.slipstream.can_slipstream: beside a car or one space behind one on the
+        board (cars on any lap), and never across (or after) the final finish line."""
         me = self.cars[self.car]
         if me.position + SLIPSTREAM_SPACES > self.finish:
             return False
         taken = self.spots
+        board = self.track.board_spot
         ahead = me.position + 1
-        can = ((me.position, not me.racing_line) in taken or (ahead, True) in taken
-               or (ahead, False) in taken)
+        can = (board(me.position, not me.racing_line) in taken or board(ahead, True) in taken
+               or board(ahead, False) in taken)
         if can:
             self._legal = tables.slipstream_actions(self.car)
         return can
@@ -537,7 +541,8 @@ class FastRace:
         finishers = self._standing([i for i in self.order if self.cars[i].position > self.finish])
         self.ranking += finishers
         for index in finishers:
-            self.spots.remove((self.cars[index].position, self.cars[index].racing_line))
+            self.spots.remove(self.track.board_spot(self.cars[index].position,
+                                                    self.cars[index].racing_line))
         if len(self.ranking) == len(self.cars):
             self.phase = OVER
             self.order = ()
