@@ -1,4 +1,7 @@
-"""The ``heatcore`` command line."""
+"""The ``heatcore`` command line: one function per subcommand adds its arguments
+(``add_NAME``) and one carries it out (``run_NAME``); the proofs, the fixtures, the
+conformance kit and the golden files ship their own parsers, which ``main`` hands the rest
+of the command line to."""
 
 from __future__ import annotations
 
@@ -7,35 +10,84 @@ import importlib
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
+from heatcore import __version__
 from heatcore.batch import ENGINES, POLICIES, run_races
+from heatcore.cliutil import BAD_INPUT, CommandError, Parser, positive, seed, track
 from heatcore.driver import play
 from heatcore.errors import RulesError
-from heatcore.racelog import load_race, save_race
+from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
-from heatcore.track import track_ids
+from heatcore.terminal import write_text
+
+#: Subcommands with their own parser: the module whose ``main(argv)`` runs them.
+DELEGATED = {
+    "prove": "proofs.runner",
+    "fixtures": "heatcore.conformance.fixtures",
+    "conform": "heatcore.conformance.harness",
+    "serve": "heatcore.conformance.serve",
+    "golden": "heatcore.golden",
+}
+
+#: Every subcommand and its line in ``heatcore --help``.
+SUMMARIES = {
+    "race": "play a seeded race and print it round by round (--count N: many races, outcomes)",
+    "replay": "replay a race log, a golden file or a fixture suite and check its result",
+    "prove": "run the Z3 proofs and their negative controls, or mine rare situations",
+    "fixtures": "generate or check the conformance fixture corpus in spec/fixtures",
+    "conform": "check another Heat engine against heatcore over the conform/1 protocol",
+    "serve": "speak the conform/1 protocol on stdin/stdout (heatcore as the engine)",
+    "golden": "check or regenerate the golden playthroughs in tests/golden",
+}
 
 
-def _race(args: argparse.Namespace) -> int:
+# --- race ------------------------------------------------------------------------------
+
+def add_race(sub: Any) -> None:
+    """``heatcore race``."""
+    race = sub.add_parser("race", help=SUMMARIES["race"], description=SUMMARIES["race"])
+    race.add_argument("--track", type=track, default="usa",
+                      help="usa, italia, france or great-britain (also gb, GB, italy, ...)")
+    race.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="2-6",
+                      help="number of cars")
+    race.add_argument("--seed", type=seed, default=0,
+                      help="the seed (0 or more) that fixes the grid, the decks and choices")
+    race.add_argument("--laps", type=positive, default=None,
+                      help="override the track's laps (default: the track's own)")
+    race.add_argument("--policy", default="greedy", choices=sorted(POLICIES),
+                      help="how the drivers choose")
+    race.add_argument("--no-legend", dest="legend", action="store_false",
+                      help="leave out what the abbreviations mean")
+    race.add_argument("--json", metavar="FILE", help="write the action log here")
+    race.add_argument("--count", type=positive, default=1,
+                      help="play N races (seeds seed..seed+N-1) and print a summary")
+    race.add_argument("--workers", type=positive, default=1,
+                      help="spread the races of --count over W processes")
+    race.add_argument("--engine", default="fast", choices=ENGINES,
+                      help="engine of --count batches (both play the same races)")
+    race.set_defaults(func=run_race)
+
+
+def run_race(args: argparse.Namespace) -> int:
+    """Play one race and print it, or a batch (``--count``) and print a summary."""
     if args.count > 1:
-        return _race_batch(args)
+        return run_race_batch(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps)
     race = play(setup, POLICIES[args.policy], rng)
-    sys.stdout.write(play_by_play(race))
+    write_text(play_by_play(race, legend=args.legend))
     if args.json:
         save_race(race, Path(args.json))
         print(f"Action log written to {args.json} ({len(race.actions)} actions)")
     return 0
 
 
-def _race_batch(args: argparse.Namespace) -> int:
+def run_race_batch(args: argparse.Namespace) -> int:
     """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``."""
     if args.json:
-        print("heatcore: --json writes one race; it cannot be used with --count",
-              file=sys.stderr)
-        return 2
+        raise CommandError("--json writes one race; it cannot be used with --count")
     seeds = list(range(args.seed, args.seed + args.count))
     summary = run_races(args.track, args.players, seeds, args.laps, args.policy,
                         args.workers, args.engine)
@@ -49,69 +101,122 @@ def _race_batch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay(args: argparse.Namespace) -> int:
-    race = load_race(Path(args.file))
-    sys.stdout.write(play_by_play(race))
+# --- replay ----------------------------------------------------------------------------
+
+def add_replay(sub: Any) -> None:
+    """``heatcore replay``."""
+    rep = sub.add_parser("replay", help=SUMMARIES["replay"], description=SUMMARIES["replay"])
+    rep.add_argument("file", help="a race log (race --json), a golden file (tests/golden/"
+                                  "*.json) or a fixture suite (spec/fixtures, prove --mine)")
+    rep.add_argument("--until", type=positive, default=None, metavar="N",
+                     help="stop after round N and print the standings there")
+    rep.add_argument("--legend", action="store_true",
+                     help="print what the abbreviations mean before the race")
+    rep.set_defaults(func=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay and print a race log or golden file, or every case of a fixture suite."""
+    from heatcore.racelog import race_log_of
+    from heatcore.witness import is_suite
+
+    path = Path(args.file)
+    data = read_json(path)
+    log = race_log_of(data, path)
+    if log is not None:
+        race = replay_log(log, args.until)
+        write_text(play_by_play(race, legend=args.legend))
+        if args.until is not None and not race.final.is_over():
+            print(f"stopped after round {args.until}, as asked (--until)")
+            return 0
+        verify_result(race, log)
+        _verify_golden_events(data, race)
+        print(f"log verified: same result ({len(race.actions)} actions, "
+              f"{race.final.round} rounds)")
+        return 0
+    if is_suite(data):
+        return _replay_suite(data, args)
+    raise CommandError(f"{path} is not a race log, a golden file or a fixture suite")
+
+
+def _verify_golden_events(data: Any, race: Any) -> None:
+    """A golden file records every action's events: the replay must cause the same."""
+    from heatcore.notation import event_to_dict
+
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    if not isinstance(rounds, list):
+        return
+    recorded = [step.get("events") for r in rounds for step in r.get("steps", [])]
+    replayed = [[event_to_dict(e) for e in evs] for evs in race.events]
+    for number, (want, got) in enumerate(zip(recorded, replayed, strict=False), start=1):
+        if want != got:
+            raise CommandError(f"action {number}: the replay's events differ from the file's")
+
+
+def _replay_suite(data: dict[str, Any], args: argparse.Namespace) -> int:
+    from heatcore.witness import case_lines, verify_suite
+
+    if args.until is not None:
+        raise CommandError("--until applies to race logs, not to fixture suites")
+    failed = 0
+    for case, why in verify_suite(data):
+        write_text("\n".join(case_lines(case)) + "\n")
+        print("  case verified: same result" if why is None else f"  DIFFERS: {why}")
+        failed += why is not None
+    total = len(data["cases"])
+    if failed:
+        print(f"{failed} of {total} case(s) differ")
+        return 1
+    print(f"suite verified: same result ({total} cases)")
     return 0
 
 
-def _delegate(module: str, argv: list[str]) -> int:
-    """Run another part of heatcore (proofs, conformance kit) that ships its own CLI."""
-    main = importlib.import_module(module).main
-    code: int = main(argv)
-    return code
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
-    return value
-
+# --- the command -----------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    race = sub.add_parser("race", help="play a seeded race and print it")
-    race.add_argument("--track", default="usa", choices=track_ids())
-    race.add_argument("--players", type=int, default=4)
-    race.add_argument("--seed", type=int, default=0)
-    race.add_argument("--laps", type=int, default=None, help="override the track's laps")
-    race.add_argument("--policy", default="greedy", choices=sorted(POLICIES))
-    race.add_argument("--json", metavar="FILE", help="write the action log here")
-    race.add_argument("--count", type=_positive, default=1,
-                      help="play N races (seeds seed..seed+N-1) and print a summary")
-    race.add_argument("--workers", type=_positive, default=1,
-                      help="spread the races over W processes")
-    race.add_argument("--engine", default="fast", choices=ENGINES,
-                      help="engine of --count batches (both play the same races)")
-    race.set_defaults(func=_race)
-    rep = sub.add_parser("replay", help="play back an action log written by race --json")
-    rep.add_argument("file")
-    rep.set_defaults(func=_replay)
+    """The argument parser of every subcommand (delegated ones are listed, not parsed)."""
+    parser = Parser("heatcore", description="The executable, model-checked rulebook of "
+                    "Heat: Pedal to the Metal.\nRun `heatcore COMMAND --help` for a "
+                    "command's options.")
+    parser.add_argument("--version", action="version", version=f"heatcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
+    add_race(sub)
+    add_replay(sub)
+    for name in DELEGATED:
+        sub.add_parser(name, help=SUMMARIES[name], add_help=False)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``heatcore`` command."""
-    argv = sys.argv[1:] if argv is None else argv
-    delegated = {
-        "prove": "proofs.runner",
-        "golden": "heatcore.golden",
-        "serve": "heatcore.conformance.serve",
-        "conform": "heatcore.conformance.harness",
-        "fixtures": "heatcore.conformance.fixtures",
-    }
-    if argv and argv[0] in delegated:
-        return _delegate(delegated[argv[0]], argv[1:])
+def run(argv: list[str]) -> int:
+    """Parse ``argv`` and run its command (raises the errors ``main`` reports)."""
+    if argv and argv[0] in DELEGATED:
+        main_of = importlib.import_module(DELEGATED[argv[0]]).main
+        code: int = main_of(argv[1:])
+        return code
     args = build_parser().parse_args(argv)
-    try:
-        code: int = args.func(args)
-    except RulesError as error:
-        print(f"heatcore: {error.kind}: {error}", file=sys.stderr)
-        return 2
+    code = args.func(args)
     return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``heatcore`` command: a bad input ends in one line on stderr
+    and exit status 2, never a traceback."""
+    argv = sys.argv[1:] if argv is None else argv
+    command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else "heatcore"
+    try:
+        return run(argv)
+    except RulesError as error:
+        print(f"{command}: {error.kind}: {error}", file=sys.stderr)
+    except CommandError as error:
+        print(f"{command}: {error}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`heatcore race | head`)
+        sys.stderr.close()
+        return 0
+    return BAD_INPUT
 
 
 if __name__ == "__main__":

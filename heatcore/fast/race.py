@@ -22,6 +22,7 @@ from heatcore.actions import (
     Plan,
     Shuffle,
     Slipstream,
+    require_action,
 )
 from heatcore.cards import (
     BASIC_SET,
@@ -212,6 +213,7 @@ class FastRace:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` and every step after it that needs no choice. An illegal
         action raises the reference engine's IllegalAction and changes nothing."""
+        require_action(action)
         if isinstance(action, Plan):
             self._check_plan(action)
             self._apply_plan(action)
