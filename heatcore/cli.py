@@ -7,20 +7,37 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 from heatcore import __version__
-from heatcore.batch import ENGINES, POLICIES, run_races
-from heatcore.cliutil import BAD_INPUT, CommandError, Parser, positive, seed, track
+from heatcore.batch import ENGINES
+from heatcore.cliutil import (
+    BAD_INPUT,
+    CommandError,
+    Parser,
+    positive,
+    seed,
+    writable_dir,
+)
 from heatcore.driver import play
-from heatcore.errors import RulesError
+from heatcore.errors import MalformedInput, RulesError
+from heatcore.files import write_atomic
+from heatcore.outcomes import (
+    POLICIES,
+    observe_races,
+    outcome_lines,
+    policy_names,
+    seated_policy,
+)
 from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
-from heatcore.terminal import write_text
+from heatcore.terminal import progress, write_text
+from heatcore.track import resolve_track, track_ids
 
 #: Subcommands with their own parser: the module whose ``main(argv)`` runs them.
 DELEGATED = {
@@ -43,6 +60,23 @@ SUMMARIES = {
 }
 
 
+def track(text: str) -> str:
+    """A track id; common spellings are accepted (``gb``, ``GB``, ``Great Britain``)."""
+    try:
+        return resolve_track(text)
+    except MalformedInput:
+        raise argparse.ArgumentTypeError(
+            f"unknown track {text!r} (tracks: {', '.join(track_ids())})") from None
+
+
+def policies(text: str) -> tuple[str, ...]:
+    """One policy name, or several separated by commas (they take turns by seat)."""
+    try:
+        return policy_names(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 # --- race ------------------------------------------------------------------------------
 
 def add_race(sub: Any) -> None:
@@ -56,13 +90,17 @@ def add_race(sub: Any) -> None:
                       help="the seed (0 or more) that fixes the grid, the decks and choices")
     race.add_argument("--laps", type=positive, default=None,
                       help="override the track's laps (default: the track's own)")
-    race.add_argument("--policy", default="greedy", choices=sorted(POLICIES),
-                      help="how the drivers choose")
+    race.add_argument("--policy", type=policies, default=("greedy",), metavar="NAME[,NAME]",
+                      help=f"how the drivers choose: {', '.join(POLICIES)}; several "
+                           "(comma-separated) take turns by seat: P1 the first, P2 the next")
     race.add_argument("--no-legend", dest="legend", action="store_false",
                       help="leave out what the abbreviations mean")
-    race.add_argument("--json", metavar="FILE", help="write the action log here")
+    race.add_argument("--json", metavar="FILE",
+                      help="write the action log here (with --count: the outcomes)")
+    race.add_argument("--html", metavar="FILE",
+                      help="write a page that steps through the race round by round")
     race.add_argument("--count", type=positive, default=1,
-                      help="play N races (seeds seed..seed+N-1) and print a summary")
+                      help="play N races (seeds seed..seed+N-1) and print their outcomes")
     race.add_argument("--workers", type=positive, default=1,
                       help="spread the races of --count over W processes")
     race.add_argument("--engine", default="fast", choices=ENGINES,
@@ -76,28 +114,42 @@ def run_race(args: argparse.Namespace) -> int:
         return run_race_batch(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps)
-    race = play(setup, POLICIES[args.policy], rng)
+    race = play(setup, seated_policy(args.policy, args.players), rng)
     write_text(play_by_play(race, legend=args.legend))
     if args.json:
         save_race(race, Path(args.json))
         print(f"Action log written to {args.json} ({len(race.actions)} actions)")
+    if args.html:
+        from heatcore.racepage import race_html
+
+        write_atomic(Path(args.html), race_html(race))
+        print(f"Race page written to {args.html}")
     return 0
 
 
 def run_race_batch(args: argparse.Namespace) -> int:
-    """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``."""
+    """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``;
+    their outcomes, then the speed."""
+    if args.html:
+        raise CommandError("--html draws one race; it cannot be used with --count")
     if args.json:
-        raise CommandError("--json writes one race; it cannot be used with --count")
+        writable_dir(Path(args.json).resolve().parent)
     seeds = list(range(args.seed, args.seed + args.count))
-    summary = run_races(args.track, args.players, seeds, args.laps, args.policy,
-                        args.workers, args.engine)
-    print(f"engine: {summary.engine}")
-    print(f"races: {summary.races}")
-    print(f"actions: {summary.actions}")
-    print(f"workers: {summary.workers}")
-    print(f"time: {summary.seconds:.3f} s")
-    print(f"races/s: {summary.races_per_second:.1f}")
-    print(f"actions/s: {summary.actions_per_second:.0f}")
+    with progress(len(seeds), "races") as advance:
+        out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
+                            args.engine, args.workers, advance)
+    write_text("\n".join(outcome_lines(out)) + "\n")
+    print(f"engine: {out.engine}")
+    print(f"races: {len(out.races)}")
+    print(f"actions: {out.actions}")
+    print(f"workers: {out.workers}")
+    print(f"time: {out.seconds:.3f} s")
+    rate = (lambda n: n / out.seconds) if out.seconds > 0 else (lambda n: float("inf"))
+    print(f"races/s: {rate(len(out.races)):.1f}")
+    print(f"actions/s: {rate(out.actions):.0f}")
+    if args.json:
+        write_atomic(Path(args.json), json.dumps(out.summary(), indent=1) + "\n")
+        print(f"Outcomes written to {args.json}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """What every ``heatcore`` subcommand shares: its argument parser, the types of its
-arguments, and how a bad input ends (one clear line on stderr, exit status 2)."""
+arguments, and how a bad input ends (one clear line on stderr, exit status 2). Nothing here
+is about Heat: the parts of heatcore that are not (the kit, the proof runner) use it too."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
-
-from heatcore.errors import MalformedInput
-from heatcore.track import resolve_track, track_ids
 
 #: The exit status of a bad input (a usage error, a file that cannot be read or written).
 BAD_INPUT = 2
@@ -79,15 +77,6 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is 0 or more, not {text}")
     return value
-
-
-def track(text: str) -> str:
-    """A track id; common spellings are accepted (``gb``, ``GB``, ``Great Britain``)."""
-    try:
-        return resolve_track(text)
-    except MalformedInput:
-        raise argparse.ArgumentTypeError(
-            f"unknown track {text!r} (tracks: {', '.join(track_ids())})") from None
 
 
 def writable_dir(path: Path) -> Path:

@@ -28,6 +28,7 @@ from heatcore.racelog import race_to_dict
 from heatcore.report import pack_line, play_by_play, where
 from heatcore.setup import random_setup, start_race
 from heatcore.state import RaceState, car_name
+from heatcore.svg import readme_picture
 from heatcore.track import load_track, track_ids
 
 #: The player counts of the golden races.
@@ -129,6 +130,11 @@ def golden_files() -> dict[str, str]:
     return out
 
 
+def picture_path() -> Path:
+    """The race picture of the README and the site (``heatcore.svg.readme_picture``)."""
+    return golden_dir().parent.parent / "docs" / "_static" / "race.svg"
+
+
 def differences(directory: Path | None = None) -> list[str]:
     """Names of the golden files missing or different from a fresh regeneration."""
     directory = directory or golden_dir()
@@ -156,8 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, text in files.items():
             write_atomic(directory / name, text)
         print(f"golden: wrote {len(files)} files to {directory}")
+        if args.dir is None:
+            write_atomic(picture_path(), readme_picture())
+            print(f"golden: drew {picture_path()}")
         return 0
     changed = differences(directory)
+    if args.dir is None and (not picture_path().exists()
+                             or picture_path().read_text(encoding="utf-8") != readme_picture()):
+        changed.append(str(picture_path()))
     for name in changed:
         print(f"golden: {name} differs (run `heatcore golden --regenerate` if intended)")
     return 1 if changed else 0

@@ -6,6 +6,7 @@ import json
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from heatcore.cliutil import CommandError, Parser
@@ -14,6 +15,7 @@ from heatcore.conformance.binding import JSON, Binding, Rejected
 from heatcore.conformance.schema import SchemaError, check
 from heatcore.files import write_atomic
 from heatcore.registry import spec_dir
+from heatcore.terminal import progress
 
 RULESET = "heat"
 INTERPRETING = "spec/schemas/INTERPRETING.md (conform.case/1)"
@@ -30,12 +32,12 @@ def dumps(document: JSON) -> str:
     return json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def render() -> dict[str, str]:
-    """File name -> text of the whole corpus."""
+def render(stage: Callable[[str], None] = lambda name: None) -> dict[str, str]:
+    """File name -> text of the whole corpus (``stage``: see ``all_cases``)."""
     from heatcore.conformance.heat_cases import all_cases, group_of
 
     groups: dict[str, list[JSON]] = defaultdict(list)
-    for case in all_cases():
+    for case in all_cases(stage):
         groups[group_of(case)].append(case)
     out = {}
     for name in sorted(groups):
@@ -45,9 +47,9 @@ def render() -> dict[str, str]:
     return out
 
 
-def generate(folder: Path) -> list[Path]:
+def generate(folder: Path, stage: Callable[[str], None] = lambda name: None) -> list[Path]:
     """Write the corpus; remove stale files of earlier runs."""
-    files = render()
+    files = render(stage)
     written = []
     for name, text in files.items():
         path = folder / name
@@ -190,7 +192,14 @@ def main(argv: list[str]) -> int:
         if not cases:
             raise CommandError(f"no fixture cases in {folder}")
     if args.action == "generate":
-        written = generate(folder)
+        from heatcore.conformance.heat_cases import CASE_STAGES
+
+        with progress(len(CASE_STAGES), "fixtures") as tick:
+            def stage(name: str) -> None:
+                if name != CASE_STAGES[0]:
+                    tick()
+                tick.stage(name)
+            written = generate(folder, stage)
         total = sum(len(json.loads(p.read_text())["cases"]) for p in written)
         print(f"wrote {total} cases in {len(written)} files to {folder}")
         return 0
