@@ -179,7 +179,7 @@ def test_conform_checks_the_report_folder_before_the_run(
     (("race", "--track", "mars"), "unknown track 'mars'"),
     (("race", "--players", "9"), "--players"),
     (("race", "--count", "0"), "not a positive"),
-    (("race", "--count", "3", "--json", "x.json"), "--json writes one race"),
+    (("race", "--count", "3", "--html", "x.html"), "--html draws one race"),
     (("conform", "--impl", "x", "--seed", "-1"), "a seed is 0 or more"),
     (("replay", "/no/such/file.json"), "cannot read"),
     (("frobnicate",), "invalid choice"),
