@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 
 from heatcore.driver import Race
-from heatcore.report import LEGEND, laps_text, race_rounds, round_lines
+from heatcore.report import LEGEND, RoundReport, laps_text, race_rounds, round_lines
 from heatcore.setup import start_race
 from heatcore.state import car_name
 from heatcore.svg import CENTRE, PANEL, SIZE, ring, state_layer
@@ -57,6 +57,30 @@ _SCRIPT = """
   show(0);
 })();
 """
+
+
+def round_note(report: RoundReport) -> str:
+    """A sentence on what stood out in a round: corners paid, spins, boosts, slipstreams,
+    adrenaline, finishes (empty if nothing did)."""
+    said = []
+    for turn in report.turns:
+        name = car_name(turn.car)
+        for note in turn.notes:
+            if note.startswith("corner"):
+                said.append(f"{name} pays {note.split(': ')[1].replace('heat', 'Heat')} at "
+                            f"{note.split(': ')[0]}")
+            elif note.startswith("SPUN OUT"):
+                where, _, stress = note.split(" at ", 1)[1].partition(": +")
+                said.append(f"{name} spins out at {where}, takes {stress.split()[0]} Stress "
+                            "and drops to gear 1")
+            elif note.startswith(("boost", "slipstream", "adrenaline +")):
+                said.append(f"{name} takes {note}")
+            elif note == "two-step shift":
+                said.append(f"{name} shifts two gears for 1 Heat")
+    said += [f"{car_name(car)} finishes #{place}" for place, car in report.ranked]
+    if not said:
+        return ""
+    return f"Round {report.number}: " + "; ".join(said) + "."
 
 
 def race_fragment(race: Race, notes: dict[int, str] | None = None) -> str:

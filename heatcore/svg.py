@@ -29,6 +29,8 @@ CENTRE = SIZE / 2
 RADIUS = {1: 250.0, 2: 285.0}  # lane -> ring radius
 RACING = "#d62728"
 CORNER = "#1f4e9c"
+LEGEND_LINE = "#e6b800"  # the Legends module's line and chevrons
+SECTOR = ("#f4f4f4", "#e3ecf7")  # alternating sector shading (weather module)
 #: Each car's colour, P1 first.
 CAR_COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080")
 PANEL = 330  # width of the table beside the track in a state picture
@@ -47,12 +49,15 @@ def _f(x: float) -> str:
     return f"{x:.1f}"
 
 
-def _ring(track: Track) -> list[str]:
-    """The track itself: spaces, racing line, spots, corner lines, finish line."""
+def _ring(track: Track, modules: bool = False) -> list[str]:
+    """The track itself: spaces, racing line, spots, corner lines, finish line; with
+    ``modules``, also the weather sectors and the Legend lines."""
     n = track.spaces_per_lap
     graph = track.graph
     out = [f'<circle cx="{CENTRE}" cy="{CENTRE}" r="{(RADIUS[1] + RADIUS[2]) / 2}" '
            f'fill="none" stroke="#e6e6e6" stroke-width="{RADIUS[2] - RADIUS[1] + 26}"/>']
+    if modules:
+        out += _sectors(track)
     for space in range(1, n + 1):
         a = _angle(space + 0.5, n)
         x1, y1 = _point(RADIUS[1] - 13, a)
@@ -91,6 +96,8 @@ def _ring(track: Track) -> list[str]:
                    'font-size="15" font-weight="bold" fill="white" text-anchor="middle" '
                    f'dominant-baseline="central">{limit}</text><title>corner {number} after '
                    f'space {space}: speed limit {limit}</title></g>')
+    if modules:
+        out += _legend_lines(track)
     a = _angle(n + 0.5, n)
     for i in range(6):
         r0 = RADIUS[1] - 16 + i * (RADIUS[2] - RADIUS[1] + 32) / 6
@@ -106,13 +113,62 @@ def _ring(track: Track) -> list[str]:
     return out
 
 
+def _arc(radius: float, first: float, last: float, n: int) -> str:
+    """An SVG arc path along ``radius`` from slot ``first`` to slot ``last`` (clockwise)."""
+    a0, a1 = _angle(first, n), _angle(last, n)
+    x0, y0 = _point(radius, a0)
+    x1, y1 = _point(radius, a1)
+    large = 1 if (last - first) % n > n / 2 else 0
+    return (f"M {_f(x0)} {_f(y0)} A {radius} {radius} 0 {large} 1 "
+            f"{_f(x1)} {_f(y1)}")
+
+
+def _sectors(track: Track) -> list[str]:
+    """A shaded band per sector (from a corner line to the next one), under the spots."""
+    n = track.spaces_per_lap
+    out = []
+    for index in range(len(track.corners)):
+        first, last = track.sector_spaces(index)
+        colour = SECTOR[index % 2]
+        out.append(f'<path d="{_arc((RADIUS[1] + RADIUS[2]) / 2, first - 0.5, last + 0.5, n)}" '
+                   f'fill="none" stroke="{colour}" stroke-width="{RADIUS[2] - RADIUS[1] + 26}">'
+                   f"<title>sector after corner {index + 1}: spaces {first}-{last}</title>"
+                   "</path>")
+    return out
+
+
+def _legend_lines(track: Track) -> list[str]:
+    """Each corner's Legend line (dashed, yellow) and its aggressive-Legend chevrons."""
+    n = track.spaces_per_lap
+    out = []
+    for number, corner in enumerate(track.corners, start=1):
+        if not corner.legend_line:
+            continue
+        a = _angle(corner.legend_line + 0.5, n)
+        x1, y1 = _point(RADIUS[1] - 12, a)
+        x2, y2 = _point(RADIUS[2] + 12, a)
+        out.append(f'<line x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" '
+                   f'stroke="{LEGEND_LINE}" stroke-width="3" stroke-dasharray="5,3">'
+                   f"<title>Legend line of corner {number}, after space {corner.legend_line}"
+                   "</title></line>")
+        for k in range(corner.aggressive):
+            space = corner.after_space - k
+            cx, cy = _point(RADIUS[2] + 22, _angle(space, n))
+            out.append(f'<text x="{_f(cx)}" y="{_f(cy)}" font-size="14" font-weight="bold" '
+                       f'fill="{LEGEND_LINE}" text-anchor="middle" dominant-baseline="central">&gt;'
+                       f"<title>chevron of corner {number} on space {space}: an aggressive "
+                       "Legend starting here may cross one more corner line</title></text>")
+    return out
+
+
 def track_svg(track: Track) -> str:
-    """The SVG diagram of ``track``: the ring, the grid (pole = 1) and a legend."""
+    """The SVG diagram of ``track``: the ring (with the modules' sectors and Legend lines),
+    the grid (pole = 1) and a legend."""
     n = track.spaces_per_lap
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
            f'width="{SIZE}" height="{SIZE}" font-family="sans-serif" role="img">',
            f"<title>{escape(track.name)}: {n} spaces, {len(track.corners)} corners</title>",
-           f'<rect width="{SIZE}" height="{SIZE}" fill="white"/>', *_ring(track)]
+           f'<rect width="{SIZE}" height="{SIZE}" fill="white"/>', *_ring(track, modules=True)]
     for slot, (space, lane) in enumerate(track.grid, start=1):
         x, y = _point(RADIUS[lane], _angle(space, n))
         out.append(f'<rect x="{_f(x - 8)}" y="{_f(y - 8)}" width="16" height="16" rx="3" '
@@ -122,7 +178,10 @@ def track_svg(track: Track) -> str:
                    f'lane {lane}</title></text>')
     legend = [(RACING, "racing-line spot / racing line"),
               ("white", "other spot (inner ring lane 1, outer ring lane 2)"),
-              (CORNER, "corner line with its speed limit"), ("#2ca02c", "grid spot, pole = 1")]
+              (CORNER, "corner line with its speed limit"),
+              (LEGEND_LINE, "Legend line (> chevron: aggressive Legends)"),
+              (SECTOR[1], "sector (weather module), shaded in turn"),
+              ("#2ca02c", "grid spot, pole = 1")]
     for i, (colour, text) in enumerate(legend):
         y = CENTRE - 40 + i * 22
         out.append(f'<circle cx="{CENTRE - 130}" cy="{y}" r="6" fill="{colour}" stroke="#333"/>'

@@ -291,3 +291,17 @@ def test_replay_of_other_json_is_one_line(capsys: pytest.CaptureFixture[str],
                                           tmp_path: Path) -> None:
     line = one_line_error(*run(capsys, "replay", _write(tmp_path, {"a": 1}))[::2])
     assert "not a race log" in line
+
+
+def test_str_of_a_state_is_a_summary_and_repr_pastes_back() -> None:
+    from heatcore import legal_actions, state_from_json
+
+    state, _ = start_race(random_setup("usa", 3, random.Random(1)))
+    state, _ = apply(state, legal_actions(state)[0])
+    text = str(state)
+    lines = text.splitlines()
+    assert lines[0].startswith("USA, 2 laps, round 1: steps 1-2 (gear and cards), P3 to choose")
+    assert len(lines) == 4 and all(re.match(r"  \d\. P\d  grid \d+ \((racing line|outside)\)"
+                                            r"  gear 1  engine 6  hand [67]$", line)
+                                   for line in lines[1:])
+    assert eval(repr(state), {"state_from_json": state_from_json}) == state
