@@ -488,7 +488,11 @@ class Generator:
             out.append("".join(f":{k}: {escape(' '.join(str(v).split()))}\n"
                                for k, v in rows) + "\n")
             out.append(escape(" ".join(str(doc.get("about", "")).split())) + "\n\n")
-            sections = doc.get("sections", {})
+            sections = dict(doc.get("sections", {}))
+            if doc.get("language") == "English":  # its headings are their own titles
+                sections.update({sec: sec for d, sec in sorted(cited) if d == number})
+            if not sections:
+                continue
             out.append(".. list-table::\n   :header-rows: 1\n\n"
                        "   * - Section (original)\n     - In English\n     - Rules citing it\n")
             for original, english in sections.items():
