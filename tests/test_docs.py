@@ -155,13 +155,18 @@ def test_the_home_page_reads_as_described(builds: dict[str, Build]) -> None:
     build), a sample race with its legend, a race picture, and the three uses."""
     run = builds["html"].wait()
     assert run.code == 0, run.log
+    import html
+
     page = (run.out / "index.html").read_text(encoding="utf-8")
-    for words in ("racing board game", "python3 -m pip install -e", "&#39;.[test]&#39;",
-                  "import random", "legal_actions", "How to read it", "FINISHED #3: P",
-                  "Final ranking", "race.svg", "guides/verifying.html",
-                  "guides/fixtures.html", "generated/rules/index.html",
-                  "generated/race/index.html"):
-        assert words in page, words
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    for words in ("racing board game", "python3 -m pip install -e .",
+                  "python3 -m pip install -e '.[test]'", ">>> import random",
+                  ">>> from heatcore import apply, legal_actions", "How to read it",
+                  "FINISHED #3: P", "Final ranking"):
+        assert words in text, words
+    for link in ("race.svg", "guides/verifying.html", "guides/fixtures.html",
+                 "generated/rules/index.html", "generated/race/index.html"):
+        assert link in page, link
     assert (run.out / "_static" / "race.svg").is_file()
 
 
