@@ -90,7 +90,7 @@ def add_race(sub: Any) -> None:
                       help="the seed (0 or more) that fixes the grid, the decks and choices")
     race.add_argument("--laps", type=positive, default=None,
                       help="override the track's laps (default: the track's own)")
-    race.add_argument("--policy", type=policies, default=("greedy",), metavar="NAME[,NAME]",
+    race.add_argument("--policy", type=policies, default="greedy", metavar="NAME[,NAME]",
                       help=f"how the drivers choose: {', '.join(POLICIES)}; several "
                            "(comma-separated) take turns by seat: P1 the first, P2 the next")
     race.add_argument("--no-legend", dest="legend", action="store_false",

@@ -20,13 +20,15 @@ class CommandError(Exception):
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help text as written, each option's default appended (unless it is None or off)."""
+    """Help text as written, each option's default appended (unless it is None or off, or
+    the option is a switch)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
         if ("%(default)" in text or default is None or default is False
-                or default is argparse.SUPPRESS or not action.option_strings):
+                or default is argparse.SUPPRESS or not action.option_strings
+                or action.nargs == 0):  # a switch: its help says what it turns on or off
             return text
         return f"{text} (default: %(default)s)"
 

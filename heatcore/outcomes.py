@@ -37,6 +37,7 @@ from heatcore.engine import apply, legal_actions
 from heatcore.fast import FastRace
 from heatcore.fast.driver import fast_random_policy, on_reference_state
 from heatcore.fast.driver import random_shuffle as fast_shuffle
+from heatcore.report import laps_text
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 
@@ -344,7 +345,7 @@ def _pct(share: float) -> str:
 def outcome_lines(out: Outcomes) -> list[str]:
     """The outcomes for people."""
     seeds = [r.seed for r in out.races]
-    laps = "the track's laps" if out.laps is None else f"{out.laps} lap(s)"
+    laps = "the track's laps" if out.laps is None else laps_text(out.laps)
     lines = [f"{len(out.races)} races on {out.track}, {out.players} cars, {laps}, seeds "
              f"{min(seeds)}..{max(seeds)}",
              f"policies by seat: {', '.join(seat_policies(out.policies, out.players))}"]

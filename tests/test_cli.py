@@ -84,7 +84,8 @@ def test_every_option_of_every_command_has_help_and_shows_its_default(
             if action.dest == "help":
                 continue
             assert action.help, f"heatcore {name} {action.option_strings or action.dest}"
-            if action.option_strings and action.default not in (None, False):
+            if action.option_strings and action.default not in (None, False) \
+                    and action.nargs != 0:
                 flag = action.option_strings[-1]
                 assert "default" in (action.help % {"default": action.default}) or \
                     f"(default: {action.default})" in " ".join(text.split()), (name, flag)
