@@ -329,6 +329,15 @@ def escape(text: str) -> str:
     return out
 
 
+def _cell(text: str) -> str:
+    """Text for a table cell: escaped, and a leading ``1.`` kept from becoming a list."""
+    out = escape(text)
+    digits = len(out) - len(out.lstrip("0123456789"))
+    if digits and out[digits:digits + 1] == ".":
+        out = out[:digits] + "\\" + out[digits:]
+    return out
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (keeps incremental builds fast)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -498,7 +507,7 @@ class Generator:
             for original, english in sections.items():
                 ids = cited.get((number, original), [])
                 refs = ", ".join(f":rulebook:rule:`{r}`" for r in ids) or "none"
-                out.append(f"   * - {escape(original)}\n     - {escape(english)}\n"
+                out.append(f"   * - {_cell(original)}\n     - {_cell(english)}\n"
                            f"     - {refs}\n")
             out.append("\n")
         unknown = sorted({k for k in cited if k[1] not in
