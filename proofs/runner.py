@@ -18,7 +18,6 @@ Exit status: 0 when every proof holds, every control is caught and no turn disag
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import sys
 import time
@@ -27,6 +26,7 @@ from dataclasses import dataclass, replace
 
 import z3
 
+from heatcore.cliutil import Parser, positive
 from proofs.catalogue import (
     PROOFS,
     Ctx,
@@ -328,7 +328,9 @@ def format_table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
-    parser = argparse.ArgumentParser(prog="heatcore prove", description=__doc__)
+    from proofs.miner import SITUATIONS
+
+    parser = Parser("heatcore prove", description=__doc__)
     runs = [*BASE_TRACKS, *all_laps()]
     parser.add_argument("--track", action="append", choices=runs, metavar="TRACK[@LAPS]",
                         help="track to prove on, optionally over 1-3 laps (repeatable; "
@@ -338,18 +340,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="prove on every base track at 1, 2 and 3 laps (12 runs)")
     parser.add_argument("--proof", action="append", choices=[p.id for p in PROOFS],
                         help="proof to run (repeatable; default: all)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--jobs", type=positive, default=2, help="worker processes")
     parser.add_argument("--no-controls", action="store_true", help="skip the controls")
     parser.add_argument("--list", action="store_true", help="list the proofs and exit")
-    parser.add_argument("--refine", type=int, metavar="N",
+    parser.add_argument("--refine", type=positive, metavar="N",
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
     parser.add_argument("--mine", metavar="SITUATION",
+                        choices=["all", *(s.id for s in SITUATIONS)],
                         help="mine witnesses of a situation ('all' for every one) instead")
-    parser.add_argument("--count", type=int, default=5, help="witnesses per situation")
+    parser.add_argument("--count", type=positive, default=5, help="witnesses per situation")
     parser.add_argument("--out", metavar="DIR", default="mined",
-                        help="folder for the witness fixtures (default ./mined)")
+                        help="folder for the witness fixtures")
     args = parser.parse_args(argv)
     if args.refine is not None:
         if args.refine < 1:

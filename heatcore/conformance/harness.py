@@ -7,7 +7,6 @@ Markdown report with a per-rule summary.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 import shutil
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from heatcore.cliutil import Parser, nonnegative, positive, seed, writable_dir
 from heatcore.conformance import PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, track_of
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
@@ -496,32 +496,23 @@ def report_markdown(report: JSON, outcome: Outcome, impl: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
-    parser = argparse.ArgumentParser(prog="heatcore conform",
-                                     description="Check another engine against heatcore.")
+    parser = Parser("heatcore conform", description="Check another engine against heatcore.")
     parser.add_argument("--impl", required=True, help='the engine\'s command, e.g. "mybin --x"')
-    parser.add_argument("--races", type=int, default=200, help="seeded random races (200)")
-    parser.add_argument("--report", type=Path, default=None, help="write report.json/.md here")
+    parser.add_argument("--races", type=nonnegative, default=200, help="seeded random races")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="write report.json and report.md into this folder (checked "
+                             "before the run)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per message")
-    parser.add_argument("--fixtures", type=Path, default=None, help="corpus (spec/fixtures)")
+    parser.add_argument("--fixtures", type=Path, default=None,
+                        help="corpus folder (default: spec/fixtures)")
     parser.add_argument("--no-fixtures", action="store_true", help="run the races only")
-    parser.add_argument("--seed", type=int, default=RACE_SEED_BASE, help="first race seed")
+    parser.add_argument("--seed", type=seed, default=RACE_SEED_BASE, help="first race seed")
     parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
-                        help="the ruleset to check (heat)")
-    parser.add_argument("--workers", type=_positive, default=1,
-                        help="processes for the races, each with its own engine (1); the "
+                        help="the ruleset to check")
+    parser.add_argument("--workers", type=positive, default=1,
+                        help="processes for the races, each with its own engine; the "
                              "give-up limits count per worker")
     args = parser.parse_args(argv)
     try:
@@ -534,6 +525,8 @@ def main(argv: list[str]) -> int:
         return 2
     if command[0] == "heatcore" and shutil.which("heatcore") is None:
         command = [sys.executable, "-m", "heatcore.cli", *command[1:]]
+    if args.report is not None:
+        writable_dir(args.report)
     binding = load_binding(args.ruleset)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
     outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
