@@ -283,7 +283,7 @@ class Runner:
                 request = {"op": "legal"} if check == "legal" else \
                     {"op": "apply", "action": action}
                 reply = engine.request(request)
-                reason = unsupported(reply) if check != "reject" else None
+                reason = unsupported(reply)
                 if reason is not None:
                     self._skip(cid, f"{check}: {reason}")
                     return
@@ -380,8 +380,9 @@ class Runner:
         if not loaded.get("ok"):
             index = plan[position][0]
             reason = unsupported(loaded)
-            if reason is not None:
+            if reason is not None:  # declined: try again from the next step
                 self.outcome.skips[f"load: {reason}"] += 1
+                return _next_step(plan, position)
             else:
                 self.divergence(f"race {race.seed} ({race.label}), step {index}", "race",
                                 "load", state, None, [], {"ok": True},

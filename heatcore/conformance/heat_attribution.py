@@ -172,6 +172,22 @@ def _verb(action: str) -> str:
     return words[0] if words else action
 
 
+def _plan_rule(state: JSON, text: str) -> str | None:
+    """The rule that makes a plan legal, read from its gear change and cards (None for other
+    actions): a two-gear shift, a cluttered play, a one-gear shift, or the card count."""
+    words = text.split()
+    if len(words) < 4 or words[1] != "gear" or not words[2].isdigit():
+        return None
+    car = next((c for c in (state.get("cars") or []) if isinstance(c, dict)
+                and c.get("id") == words[0]), None) if isinstance(state, dict) else None
+    if car is None:
+        return None
+    delta = abs(int(words[2]) - int(car.get("gear", 0)))
+    if "H" in words[4:]:
+        return "play.cluttered"
+    return {2: "gear.shift.two-costs-heat", 1: "gear.shift.free"}.get(delta, "play.card-count")
+
+
 def legal_attribution(state: JSON, want: set[str], got: set[str]) -> Attribution:
     """An engine offering actions the rules refuse, or missing legal ones."""
     found = _Found()
@@ -187,7 +203,7 @@ def legal_attribution(state: JSON, want: set[str], got: set[str]) -> Attribution
         except RulesError as error:
             found.add(error.rule)
     for text in missing:
-        found.add(*_action_rules(text))
+        found.add(_plan_rule(state, text) or "", *_action_rules(text))
     parts = []
     if extra:
         parts.append("offers " + ", ".join(sorted({f"`{_verb(a)}`" for a in extra})) +

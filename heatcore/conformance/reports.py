@@ -50,7 +50,8 @@ def json_diff(expected: JSON, actual: JSON, path: str = "$", limit: int = 12) ->
 def event_diff(expected: list[JSON], actual: list[JSON], context: int = 2,
                after: int = 4) -> list[str]:
     """The two event lists as a list diff at their first difference: a few equal events
-    before it (``  ``), then the expected (``- ``) and actual (``+ ``) events from there."""
+    before it (indented), then the expected events (marked ``-``) and the engine's (marked
+    ``+``) from there."""
     k = next((i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
              min(len(expected), len(actual)))
     out = [f"  ({k - context} equal events)"] if k > context else []
