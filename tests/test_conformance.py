@@ -17,7 +17,7 @@ from heatcore.conformance.harness import main as conform_main
 from heatcore.conformance.heat import HeatBinding
 from heatcore.conformance.mutants import BROKEN, PLANTED, PROTOCOL_FAILURES
 from heatcore.conformance.protocol import handle
-from heatcore.conformance.schema import check, schemas_dir
+from heatcore.conformance.schema import SchemaError, check, schemas_dir
 from heatcore.conformance.shrink import shortest_suffix
 from heatcore.registry import ruleset
 
@@ -31,6 +31,25 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     assert len(paths) >= 14
     for path in paths:
         Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+@pytest.mark.rules("setup.spaces-and-spots", "round.sequence")
+def test_tracks_states_and_events_of_the_corpus_match_their_schemas() -> None:
+    from heatcore.track import tracks_dir
+
+    for path in sorted(tracks_dir().glob("*.json")):
+        check("track", json.loads(path.read_text()))
+    kinds: set[str] = set()
+    for case in load_cases(fixtures_dir()):
+        check("heat-state", case["state"])
+        for step in case["expect"].get("steps", []):
+            check("heat-state", step["state"])
+            for event in step["events"]:
+                check("heat-event", event)
+                kinds.add(event["kind"])
+    assert {"moved", "corner", "spun-out", "drew", "flipped", "ranked"} <= kinds
+    with pytest.raises(SchemaError, match="heat-event"):
+        check("heat-event", {"kind": "moved", "car": "P1", "by": "cards", "spaces": 3})
 
 
 @pytest.mark.rules(*ALL_RULES)

@@ -60,6 +60,10 @@ class Binding(Protocol):
 
     def tracks(self) -> list[str]: ...
 
+    def modules(self) -> list[str]:
+        """The optional modules the reference plays."""
+        ...
+
     def rule_ids(self) -> list[str]: ...
 
     def load(self, state: JSON) -> JSON:

@@ -55,6 +55,11 @@ class HeatBinding:
     def rule_ids(self) -> list[str]:
         return list(ruleset().rule_ids)
 
+    def modules(self) -> list[str]:
+        from heatcore.weather import MODULES
+
+        return list(MODULES)
+
     def describe(self, rule: str) -> str:
         rules = ruleset()
         return rules[rule].title if rule in rules else ""

@@ -274,7 +274,8 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return {"ok": True, "protocol": PROTOCOL,
                 "implementation": {"name": binding.name, "version": binding.version},
                 "ruleset": binding.ruleset, "rulings": binding.rulings(),
-                "tracks": binding.tracks(), "compare": ["state", "legal", "events"],
+                "tracks": binding.tracks(), "modules": binding.modules(),
+                "compare": ["state", "legal", "events"],
                 "rule_ids": True}
     if op == "stop":
         return {"ok": True}
