@@ -189,29 +189,39 @@ def _plan_rule(state: JSON, text: str) -> str | None:
 
 
 def legal_attribution(state: JSON, want: set[str], got: set[str]) -> Attribution:
-    """An engine offering actions the rules refuse, or missing legal ones."""
-    found = _Found()
+    """An engine missing legal actions (charged first: the rule of what it should offer) or
+    offering actions the rules refuse (the rule the reference names when refusing them). The
+    phrase names only the side charged first, so each side makes a cause of its own."""
+    missing_rules, extra_rules = _Found(), _Found()
     try:
         value = state_from_dict(state)
     except RulesError:
         value = None
     extra, missing = sorted(got - want), sorted(want - got)
+    for text in missing:
+        missing_rules.add(_plan_rule(state, text) or "", *_action_rules(text))
     for text in extra:
         try:
             if value is not None:
                 check_action(value, parse_action(text))
         except RulesError as error:
-            found.add(error.rule)
-    for text in missing:
-        found.add(_plan_rule(state, text) or "", *_action_rules(text))
-    parts = []
-    if extra:
-        parts.append("offers " + ", ".join(sorted({f"`{_verb(a)}`" for a in extra})) +
-                     " the rules refuse")
+            extra_rules.add(error.rule)
+    rules = _Found()
+    rules.add(*missing_rules.rules, *extra_rules.rules)
     if missing:
-        parts.append("does not offer legal " + ", ".join(sorted({f"`{_verb(a)}`"
-                                                                  for a in missing})))
-    return Attribution(found.rules or ["round.sequence"], "; ".join(parts) or "legal differs")
+        what = "does not offer legal " + ", ".join(sorted({f"`{_kind(a)}`" for a in missing}))
+    elif extra:
+        what = "offers " + ", ".join(sorted({f"`{_kind(a)}`" for a in extra})) + \
+            " the rules refuse"
+    else:
+        what = "legal actions differ"
+    return Attribution(rules.rules or ["round.sequence"], what)
+
+
+def _kind(action: str) -> str:
+    """An action's kind for a phrase: its verb, adrenaline's two choices as one."""
+    verb = _verb(action)
+    return "adrenaline" if verb.startswith("adrenaline") else verb
 
 
 def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
@@ -238,6 +248,17 @@ def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
     return out
 
 
+#: State paths, the most telling first: a difference in the ranking or the round's order
+#: is charged before the card piles that differ along with it.
+PRIORITY = ("ranking", "phase", "order", "round", "cursor", "supply", "shuffle", "turn.",
+            "cars[].gear", "cars[].engine", "cars[].position", "cars[].hand", "cars[].deck",
+            "cars[].flipped", "cars[].discard", "cars[].played", "cars[].racing_line")
+
+
+def _priority(path: str) -> int:
+    return next((i for i, p in enumerate(PRIORITY) if path.startswith(p)), len(PRIORITY))
+
+
 def _state_rules(want: JSON, got: JSON, action: str | None, table: dict[str, str],
                  events: list[JSON] | None = None) -> _Found:
     found = _Found()
@@ -259,7 +280,7 @@ def _state_rules(want: JSON, got: JSON, action: str | None, table: dict[str, str
             rules, choice = _waiting_rules(want, ours)
             found.add(*rules)
             found.what = f"runs past {choice}"
-    for path in differing:
+    for path in sorted(differing, key=_priority):
         if slipstream and path == "turn.speed":
             found.add("slipstream.speed-unchanged")
         if shuffle_pending and path in ("cars[].discard", "cars[].played", "cars[].flipped"):
@@ -480,7 +501,7 @@ def _paths_phrase(want: JSON, got: JSON, what: str, table: dict[str, str],
                   rule: str) -> str:
     """``what differs at `PATH```: the first differing path charged to ``rule`` (else the
     first differing path), so equal causes read the same whatever else differs."""
-    differing = paths(want, got)
+    differing = sorted(paths(want, got), key=_priority)
     if not differing:
         return f"{what} differs"
     path = next((p for p in differing if table.get(p) == rule), differing[0])
