@@ -82,6 +82,24 @@ def test_fixtures_check_reports_a_broken_corpus(tmp_path: Path) -> None:
     assert "fails on heatcore" in problems
 
 
+@pytest.mark.rules("ruling.stress-supply", "ruling.finished-car-turn")
+def test_cases_name_the_rulings_their_states_depend_on(tmp_path: Path) -> None:
+    from heatcore.conformance.heat_tags import implied_rulings
+
+    cases = load_cases(fixtures_dir())
+    empty = [c for c in cases if "ruling.stress-supply" in implied_rulings(c)]
+    finished = [c for c in cases if "ruling.finished-car-turn" in implied_rulings(c)]
+    assert empty and finished
+    for case in cases:
+        assert set(implied_rulings(case)) <= set(case["rulings"]), case["id"]
+    suite = {"format": "conform.suite/1", "ruleset": "heat", "cases": [
+        dict({k: v for k, v in empty[0].items() if k != "_file"}, rulings=[r for r in
+             empty[0]["rulings"] if r != "ruling.stress-supply"])]}
+    (tmp_path / "one.json").write_text(json.dumps(suite))
+    problems = "\n".join(check_corpus(tmp_path, HeatBinding(), per_rule=0))
+    assert "depend on ruling.stress-supply, not in its rulings" in problems
+
+
 @pytest.mark.rules("round.sequence", "reveal.speed")
 def test_serve_answers_each_request_with_a_schema_valid_reply() -> None:
     binding = HeatBinding()
