@@ -13,6 +13,7 @@ from heatcore.cliutil import CommandError, Parser
 from heatcore.conformance import SUITE_FORMAT
 from heatcore.conformance.binding import JSON, Binding, Rejected
 from heatcore.conformance.schema import SchemaError, check
+from heatcore.errors import RulesError
 from heatcore.files import write_atomic
 from heatcore.registry import spec_dir
 from heatcore.terminal import progress
@@ -35,10 +36,11 @@ def dumps(document: JSON) -> str:
 def render(stage: Callable[[str], None] = lambda name: None) -> dict[str, str]:
     """File name -> text of the whole corpus (``stage``: see ``all_cases``)."""
     from heatcore.conformance.heat_cases import all_cases, group_of
+    from heatcore.conformance.heat_tags import with_implied_rulings
 
     groups: dict[str, list[JSON]] = defaultdict(list)
     for case in all_cases(stage):
-        groups[group_of(case)].append(case)
+        groups[group_of(case)].append(with_implied_rulings(case))
     out = {}
     for name in sorted(groups):
         cases = sorted(groups[name], key=lambda c: str(c["id"]))
@@ -152,6 +154,7 @@ def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]
             for rule in case["rulings"]:
                 if not rule.startswith("ruling."):
                     problems.append(f"{cid}: {rule!r} listed as a ruling")
+            problems += _missing_rulings(case)
             for name, state in _states(case):
                 try:
                     check("heat-state", state)
@@ -167,6 +170,19 @@ def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]
         if coverage[rule] < per_rule:
             problems.append(f"{rule}: {coverage[rule]} case(s), fewer than {per_rule}")
     return problems
+
+
+def _missing_rulings(case: JSON) -> list[str]:
+    """A case whose states make it depend on a ruling it does not name (an empty Stress
+    supply, a finished car): that ruling is missing from its tags."""
+    from heatcore.conformance.heat_tags import implied_rulings
+
+    try:
+        implied = implied_rulings(case)
+    except (KeyError, TypeError, RulesError):
+        return []  # a broken state is reported by the state checks
+    return [f"{case['id']}: its states depend on {r}, not in its rulings" for r in implied
+            if r not in case["rulings"]]
 
 
 def _states(case: JSON) -> list[tuple[str, JSON]]:
