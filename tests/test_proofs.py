@@ -18,7 +18,6 @@ from proofs.runner import Row, run_all
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, track_facts
 
-
 #: The rows as ``run_all`` streamed them (``heatcore prove --progress``), task by task.
 STREAMED: list[Row] = []
 
