@@ -46,6 +46,7 @@ from heatcore.files import write_atomic
 from heatcore.notation import state_from_json, state_to_json
 from heatcore.setup import random_setup
 from heatcore.state import RaceState
+from heatcore.terminal import is_terminal, progress
 from heatcore.track import track_ids
 from proofs.track_graph import PROOF_RUNS
 
@@ -289,6 +290,10 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
     return figures
 
 
+#: The number of stages :func:`run` announces through ``log``.
+STAGES = 8
+
+
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     """Every benchmark; the figures as a JSON-ready dict."""
     results: dict[str, Any] = {
@@ -419,14 +424,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiny", action="store_true", help="a few races only (for tests)")
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON,
                         help=f"where to write the figures (default {DEFAULT_JSON})")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress lines (when not on a terminal)")
     args = parser.parse_args(argv)
 
-    def log(message: str) -> None:
-        if not args.quiet:
-            print(message, file=sys.stderr, flush=True)
+    with progress(STAGES, "benchmarks") as tick:
+        started = []
 
-    results = run(TINY if args.tiny else FULL, log)
+        def log(message: str) -> None:
+            """A stage begins: the bar shows it on a terminal, else a line on stderr."""
+            if started:
+                tick()
+            started.append(message)
+            tick.stage(message)
+            if not args.quiet and not is_terminal(sys.stderr):
+                print(message, file=sys.stderr, flush=True)
+
+        results = run(TINY if args.tiny else FULL, log)
     print(table(results))
     write_atomic(args.json, json.dumps(results, indent=2, sort_keys=True) + "\n")
     print(f"\nFigures written to {args.json}")

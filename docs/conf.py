@@ -42,11 +42,8 @@ autodoc_default_options = {"members": True, "show-inheritance": False}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 doctest_test_doctest_blocks = ""
-doctest_global_setup = """
-import random
-from heatcore import apply, legal_actions, start_race, RaceSetup, parse_action
-from heatcore.notation import state_from_dict, state_to_dict
-"""
+# No global set-up: every example on the site shows its imports and runs when pasted.
+doctest_global_setup = ""
 
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
 # every ruleset of heatcore.registry.GAMES: Heat's chapters, then Rallyman GT's (rgt.*)
@@ -58,13 +55,19 @@ rulebook_import = [
 ]
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
-rulebook_keep = ["tracks", "rallyman"]  # written by heat_tracks and rallyman_site
+rulebook_keep = ["tracks", "rallyman", "race"]  # written by heat_tracks, rallyman_site, race page
 rulebook_api_package = "heatcore"
 # The mutants are deliberately broken engines: importing one patches heatcore in the
 # process, which would change what the doctests of a full build run against.
 # Rallyman GT's engine shares class names with Heat's (RaceState, ...); its modules are
 # documented on the Rallyman GT pages, not in Heat's API reference.
 rulebook_api_skip = ["heatcore.conformance.mutants", "heatcore.rallyman"]
+rulebook_api_public = ["engine", "state", "actions", "notation", "validity", "driver", "fast",
+                       "svg", "errors", "setup", "events"]
+rulebook_sources = "spec/sources.toml"
+# the two engines' code is folded separately on each rule's page
+rulebook_engines = {"heatcore": "Reference engine (and checks)",
+                    "heatcore.fast": "Fast engine"}
 rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"

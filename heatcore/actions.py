@@ -147,3 +147,17 @@ Action = (
     Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | SectorCooldown | Boost | EndReact
     | Slipstream | DeclineSlipstream | Discard | Shuffle | LegendShuffle
 )
+
+_ACTION_CLASSES = frozenset(Action.__args__)
+
+
+def require_action(value: object) -> None:
+    """MalformedInput unless ``value`` is an action (a string must be read first)."""
+    if value.__class__ in _ACTION_CLASSES:  # a set lookup: this runs on every step
+        return
+    from heatcore.errors import MalformedInput
+
+    hint = (f"read it first: heatcore.parse_action({value!r})" if isinstance(value, str)
+            else "build one, or read its string with heatcore.parse_action")
+    raise MalformedInput("round.sequence",
+                         f"an action must be an Action, not {type(value).__name__}; {hint}")

@@ -1,4 +1,7 @@
-"""The ``heatcore`` command line."""
+"""The ``heatcore`` command line: one function per subcommand adds its arguments
+(``add_NAME``) and one carries it out (``run_NAME``); the proofs, the fixtures, the
+conformance kit and the golden files ship their own parsers, which ``main`` hands the rest
+of the command line to."""
 
 from __future__ import annotations
 
@@ -8,105 +11,67 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
-from heatcore.batch import ENGINES, POLICIES, run_races
+from heatcore import __version__
+from heatcore.batch import ENGINES
+from heatcore.cliutil import (
+    BAD_INPUT,
+    CommandError,
+    Parser,
+    positive,
+    seed,
+    writable_dir,
+)
 from heatcore.driver import play
-from heatcore.errors import RulesError
-from heatcore.racelog import load_race, save_race
+from heatcore.errors import MalformedInput, RulesError
+from heatcore.files import write_atomic
+from heatcore.outcomes import (
+    POLICIES,
+    observe_races,
+    outcome_lines,
+    policy_names,
+    seated_policy,
+)
+from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.registry import GAMES
 from heatcore.report import play_by_play
 from heatcore.setup import random_setup
-from heatcore.track import track_ids
+from heatcore.terminal import progress, write_text
+from heatcore.track import resolve_track, track_ids
 from heatcore.weather import MODULES
 
+#: Subcommands with their own parser: the module whose ``main(argv)`` runs them.
+DELEGATED = {
+    "prove": "proofs.runner",
+    "fixtures": "heatcore.conformance.fixtures",
+    "conform": "heatcore.conformance.harness",
+    "serve": "heatcore.conformance.serve",
+    "golden": "heatcore.golden",
+}
 
-def _race(args: argparse.Namespace) -> int:
-    if args.game != "heat":
-        return _race_other(args)
-    args.track = args.track or "usa"
-    if args.track not in track_ids():
-        print(f"heatcore: unknown track {args.track!r} (tracks: {', '.join(track_ids())})",
-              file=sys.stderr)
-        return 2
-    if args.count > 1:
-        return _race_batch(args)
-    rng = random.Random(args.seed)
-    setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
-                         args.legends, args.aggressive)
-    race = play(setup, POLICIES[args.policy], rng)
-    sys.stdout.write(play_by_play(race))
-    if args.json:
-        save_race(race, Path(args.json))
-        print(f"Action log written to {args.json} ({len(race.actions)} actions)")
-    return 0
-
-
-def _race_other(args: argparse.Namespace) -> int:
-    """A race of another ruleset (``--game``), through that game's own package."""
-    from heatcore.rallyman import cli as rallyman_cli
-
-    return rallyman_cli.race(args)
+#: Every subcommand and its line in ``heatcore --help``.
+SUMMARIES = {
+    "race": "play a seeded race and print it round by round (--count N: many races, outcomes)",
+    "replay": "replay a race log, a golden file or a fixture suite and check its result",
+    "prove": "run the Z3 proofs and their negative controls, or mine rare situations",
+    "fixtures": "generate or check the conformance fixture corpus in spec/fixtures",
+    "conform": "check another Heat engine against heatcore over the conform/1 protocol",
+    "serve": "speak the conform/1 protocol on stdin/stdout (heatcore as the engine)",
+    "golden": "check or regenerate the golden playthroughs in tests/golden",
+}
 
 
-def _race_batch(args: argparse.Namespace) -> int:
-    """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``."""
-    if args.json:
-        print("heatcore: --json writes one race; it cannot be used with --count",
-              file=sys.stderr)
-        return 2
-    if args.modules:
-        print("heatcore: --count plays core races only for now; drop --modules",
-              file=sys.stderr)
-        return 2
-    seeds = list(range(args.seed, args.seed + args.count))
-    summary = run_races(args.track, args.players, seeds, args.laps, args.policy,
-                        args.workers, args.engine)
-    print(f"engine: {summary.engine}")
-    print(f"races: {summary.races}")
-    print(f"actions: {summary.actions}")
-    print(f"workers: {summary.workers}")
-    print(f"time: {summary.seconds:.3f} s")
-    print(f"races/s: {summary.races_per_second:.1f}")
-    print(f"actions/s: {summary.actions_per_second:.0f}")
-    return 0
-
-
-def _replay(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    if _log_format(path).startswith("heatcore.rallyman-gt."):
-        from heatcore.rallyman import racelog, report
-
-        sys.stdout.write(report.play_by_play(racelog.load_race(path)))
-        return 0
-    race = load_race(path)
-    sys.stdout.write(play_by_play(race))
-    return 0
-
-
-def _log_format(path: Path) -> str:
-    """The ``format`` of a race log ("" when it cannot be read; the loader then says why)."""
+def track(text: str) -> str:
+    """A track id; common spellings are accepted (``gb``, ``GB``, ``Great Britain``)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    return str(data.get("format", "")) if isinstance(data, dict) else ""
+        return resolve_track(text)
+    except MalformedInput:
+        raise argparse.ArgumentTypeError(
+            f"unknown track {text!r} (tracks: {', '.join(track_ids())})") from None
 
 
-def _delegate(module: str, argv: list[str]) -> int:
-    """Run another part of heatcore (proofs, conformance kit) that ships its own CLI."""
-    main = importlib.import_module(module).main
-    code: int = main(argv)
-    return code
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
-    return value
-
-
-def _modules(text: str) -> tuple[str, ...]:
+def modules(text: str) -> tuple[str, ...]:
     """``weather,legends`` -> the modules in canonical order; unknown names refused."""
     names = {m.strip() for m in text.split(",") if m.strip()}
     unknown = sorted(names - set(MODULES))
@@ -116,58 +81,237 @@ def _modules(text: str) -> tuple[str, ...]:
     return tuple(m for m in MODULES if m in names)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="heatcore", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    race = sub.add_parser("race", help="play a seeded race and print it")
+def policies(text: str) -> tuple[str, ...]:
+    """One policy name, or several separated by commas (they take turns by seat)."""
+    try:
+        return policy_names(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# --- race ------------------------------------------------------------------------------
+
+def add_race(sub: Any) -> None:
+    """``heatcore race``."""
+    race = sub.add_parser("race", help=SUMMARIES["race"], description=SUMMARIES["race"])
     race.add_argument("--game", default="heat", choices=sorted(GAMES),
-                      help="the ruleset to play (default heat)")
+                      help="the ruleset to play")
     race.add_argument("--track", default=None,
-                      help="track ID (default: usa for heat, albert-park for rallyman-gt)")
-    race.add_argument("--players", type=int, default=4)
-    race.add_argument("--seed", type=int, default=0)
-    race.add_argument("--laps", type=int, default=None, help="override the track's laps")
-    race.add_argument("--policy", default="greedy", choices=sorted(POLICIES))
-    race.add_argument("--json", metavar="FILE", help="write the action log here")
-    race.add_argument("--count", type=_positive, default=1,
-                      help="play N races (seeds seed..seed+N-1) and print a summary")
-    race.add_argument("--workers", type=_positive, default=1,
-                      help="spread the races over W processes")
+                      help="heat: usa (default), italia, france or great-britain (also gb, GB, "
+                           "italy, ...); rallyman-gt: albert-park (default) or proving-ground")
+    race.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="2-6",
+                      help="number of cars")
+    race.add_argument("--seed", type=seed, default=0,
+                      help="the seed (0 or more) that fixes the grid, the decks and choices")
+    race.add_argument("--laps", type=positive, default=None,
+                      help="override the track's laps (default: the track's own)")
+    race.add_argument("--policy", type=policies, default="greedy", metavar="NAME[,NAME]",
+                      help=f"how the drivers choose: {', '.join(POLICIES)}; several "
+                           "(comma-separated) take turns by seat: P1 the first, P2 the next")
+    race.add_argument("--no-legend", dest="legend", action="store_false",
+                      help="leave out what the abbreviations mean")
+    race.add_argument("--json", metavar="FILE",
+                      help="write the action log here (with --count: the outcomes)")
+    race.add_argument("--html", metavar="FILE",
+                      help="write a page that steps through the race round by round")
+    race.add_argument("--count", type=positive, default=1,
+                      help="play N races (seeds seed..seed+N-1) and print their outcomes")
+    race.add_argument("--workers", type=positive, default=1,
+                      help="spread the races of --count over W processes")
     race.add_argument("--engine", default="fast", choices=ENGINES,
                       help="engine of --count batches (both play the same races)")
-    race.add_argument("--modules", type=_modules, default=(),
-                      help="comma-separated modules to play: weather, legends")
+    race.add_argument("--modules", type=modules, default=(), metavar="NAME[,NAME]",
+                      help=f"modules to play: {', '.join(MODULES)} (default: none)")
     race.add_argument("--legends", type=int, default=0,
                       help="Legend cars added by the legends module (players + Legends <= 6)")
     race.add_argument("--aggressive", action="store_true",
                       help="aggressive Legends (legends module)")
-    race.set_defaults(func=_race)
-    rep = sub.add_parser("replay", help="play back an action log written by race --json")
-    rep.add_argument("file")
-    rep.set_defaults(func=_replay)
+    race.set_defaults(func=run_race)
+
+
+def run_race(args: argparse.Namespace) -> int:
+    """Play one race and print it, or a batch (``--count``) and print a summary."""
+    if args.game != "heat":
+        return run_race_other(args)
+    try:
+        args.track = track(args.track or "usa")
+    except argparse.ArgumentTypeError as error:
+        raise CommandError(str(error)) from None
+    if args.count > 1:
+        return run_race_batch(args)
+    rng = random.Random(args.seed)
+    setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
+                         args.legends, args.aggressive)
+    race = play(setup, seated_policy(args.policy, args.players), rng)
+    write_text(play_by_play(race, legend=args.legend))
+    if args.json:
+        save_race(race, Path(args.json))
+        print(f"Action log written to {args.json} ({len(race.actions)} actions)")
+    if args.html:
+        from heatcore.racepage import race_html
+
+        write_atomic(Path(args.html), race_html(race))
+        print(f"Race page written to {args.html}")
+    return 0
+
+
+def run_race_other(args: argparse.Namespace) -> int:
+    """A race of another ruleset (``--game``), through that game's own package."""
+    from heatcore.rallyman import cli as rallyman_cli
+
+    args.policy = args.policy[0]  # that game's drivers are chosen by one name
+    return rallyman_cli.race(args)
+
+
+def run_race_batch(args: argparse.Namespace) -> int:
+    """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``;
+    their outcomes, then the speed."""
+    if args.html:
+        raise CommandError("--html draws one race; it cannot be used with --count")
+    if args.modules:
+        raise CommandError("--count plays core races only for now; drop --modules")
+    if args.json:
+        writable_dir(Path(args.json).resolve().parent)
+    seeds = list(range(args.seed, args.seed + args.count))
+    with progress(len(seeds), "races") as advance:
+        out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
+                            args.engine, args.workers, advance)
+    write_text("\n".join(outcome_lines(out)) + "\n")
+    print(f"engine: {out.engine}")
+    print(f"races: {len(out.races)}")
+    print(f"actions: {out.actions}")
+    print(f"workers: {out.workers}")
+    print(f"time: {out.seconds:.3f} s")
+    rate = (lambda n: n / out.seconds) if out.seconds > 0 else (lambda n: float("inf"))
+    print(f"races/s: {rate(len(out.races)):.1f}")
+    print(f"actions/s: {rate(out.actions):.0f}")
+    if args.json:
+        write_atomic(Path(args.json), json.dumps(out.summary(), indent=1) + "\n")
+        print(f"Outcomes written to {args.json}")
+    return 0
+
+
+# --- replay ----------------------------------------------------------------------------
+
+def add_replay(sub: Any) -> None:
+    """``heatcore replay``."""
+    rep = sub.add_parser("replay", help=SUMMARIES["replay"], description=SUMMARIES["replay"])
+    rep.add_argument("file", help="a race log (race --json), a golden file (tests/golden/"
+                                  "*.json) or a fixture suite (spec/fixtures, prove --mine)")
+    rep.add_argument("--until", type=positive, default=None, metavar="N",
+                     help="stop after round N and print the standings there")
+    rep.add_argument("--legend", action="store_true",
+                     help="print what the abbreviations mean before the race")
+    rep.set_defaults(func=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay and print a race log or golden file, or every case of a fixture suite."""
+    from heatcore.racelog import race_log_of
+    from heatcore.witness import is_suite
+
+    path = Path(args.file)
+    data = read_json(path)
+    if isinstance(data, dict) and str(data.get("format", "")).startswith("heatcore.rallyman-gt."):
+        from heatcore.rallyman import racelog, report
+
+        write_text(report.play_by_play(racelog.load_race(path)))
+        return 0
+    log = race_log_of(data, path)
+    if log is not None:
+        race = replay_log(log, args.until)
+        write_text(play_by_play(race, legend=args.legend))
+        if args.until is not None and not race.final.is_over():
+            print(f"stopped after round {args.until}, as asked (--until)")
+            return 0
+        verify_result(race, log)
+        _verify_golden_events(data, race)
+        print(f"log verified: same result ({len(race.actions)} actions, "
+              f"{race.final.round} rounds)")
+        return 0
+    if is_suite(data):
+        return _replay_suite(data, args)
+    raise CommandError(f"{path} is not a race log, a golden file or a fixture suite")
+
+
+def _verify_golden_events(data: Any, race: Any) -> None:
+    """A golden file records every action's events: the replay must cause the same."""
+    from heatcore.notation import event_to_dict
+
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    if not isinstance(rounds, list):
+        return
+    recorded = [step.get("events") for r in rounds for step in r.get("steps", [])]
+    replayed = [[event_to_dict(e) for e in evs] for evs in race.events]
+    for number, (want, got) in enumerate(zip(recorded, replayed, strict=False), start=1):
+        if want != got:
+            raise CommandError(f"action {number}: the replay's events differ from the file's")
+
+
+def _replay_suite(data: dict[str, Any], args: argparse.Namespace) -> int:
+    from heatcore.witness import case_lines, verify_suite
+
+    if args.until is not None:
+        raise CommandError("--until applies to race logs, not to fixture suites")
+    failed = 0
+    for case, why in verify_suite(data):
+        write_text("\n".join(case_lines(case)) + "\n")
+        print("  case verified: same result" if why is None else f"  DIFFERS: {why}")
+        failed += why is not None
+    total = len(data["cases"])
+    if failed:
+        print(f"{failed} of {total} case(s) differ")
+        return 1
+    print(f"suite verified: same result ({total} cases)")
+    return 0
+
+
+# --- the command -----------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (delegated ones are listed, not parsed)."""
+    parser = Parser("heatcore", description="The executable, model-checked rulebook of "
+                    "Heat: Pedal to the Metal.\nRun `heatcore COMMAND --help` for a "
+                    "command's options.")
+    parser.add_argument("--version", action="version", version=f"heatcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
+    add_race(sub)
+    add_replay(sub)
+    for name in DELEGATED:
+        sub.add_parser(name, help=SUMMARIES[name], add_help=False)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``heatcore`` command."""
-    argv = sys.argv[1:] if argv is None else argv
-    delegated = {
-        "prove": "proofs.runner",
-        "golden": "heatcore.golden",
-        "serve": "heatcore.conformance.serve",
-        "conform": "heatcore.conformance.harness",
-        "fixtures": "heatcore.conformance.fixtures",
-    }
-    if argv and argv[0] in delegated:
-        return _delegate(delegated[argv[0]], argv[1:])
+def run(argv: list[str]) -> int:
+    """Parse ``argv`` and run its command (raises the errors ``main`` reports)."""
+    if argv and argv[0] in DELEGATED:
+        main_of = importlib.import_module(DELEGATED[argv[0]]).main
+        code: int = main_of(argv[1:])
+        return code
     args = build_parser().parse_args(argv)
-    try:
-        code: int = args.func(args)
-    except RulesError as error:
-        print(f"heatcore: {error.kind}: {error}", file=sys.stderr)
-        return 2
+    code = args.func(args)
     return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``heatcore`` command: a bad input ends in one line on stderr
+    and exit status 2, never a traceback."""
+    argv = sys.argv[1:] if argv is None else argv
+    command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else "heatcore"
+    try:
+        return run(argv)
+    except RulesError as error:
+        print(f"{command}: {error.kind}: {error}", file=sys.stderr)
+    except CommandError as error:
+        print(f"{command}: {error}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`heatcore race | head`)
+        sys.stderr.close()
+        return 0
+    return BAD_INPUT
 
 
 if __name__ == "__main__":

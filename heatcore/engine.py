@@ -22,6 +22,7 @@ from heatcore.actions import (
     SectorCooldown,
     Shuffle,
     Slipstream,
+    require_action,
 )
 from heatcore.cleanup import (
     apply_discard,
@@ -85,7 +86,9 @@ def legal_actions(state: RaceState) -> tuple[Action, ...]:
 
 @implements("round.sequence")
 def check_action(state: RaceState, action: Action) -> None:
-    """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``."""
+    """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``;
+    MalformedInput if it is not an action at all (a string: see ``parse_action``)."""
+    require_action(action)
     if isinstance(action, LegendShuffle):
         check_legend_shuffle(state, action.car, action.order)
         return

@@ -13,21 +13,22 @@ When a rule change is intended, regenerate and review the diff::
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from heatcore.cliutil import Parser
 from heatcore.driver import Race, greedy_policy, play
 from heatcore.engine import apply
 from heatcore.files import write_atomic
 from heatcore.notation import event_to_dict
 from heatcore.racelog import race_to_dict
-from heatcore.report import play_by_play, where
+from heatcore.report import pack_line, play_by_play, where
 from heatcore.setup import random_setup, start_race
 from heatcore.state import RaceState, car_name
+from heatcore.svg import readme_picture
 from heatcore.track import load_track, track_ids
 
 #: The player counts of the golden races.
@@ -107,7 +108,7 @@ def golden_text(race: Race) -> str:
                 lane = "racing line" if info["racing_line"] else "outside"
                 spots.append(f"{name} {where(track, info['position'])} ({lane}), gear "
                              f"{info['gear']}, engine {info['engine']}")
-        lines.append("  positions: " + "; ".join(spots))
+        lines += pack_line("  positions:", spots, "; ", 4)
     return "\n".join(lines) + "\n"
 
 
@@ -129,6 +130,11 @@ def golden_files() -> dict[str, str]:
     return out
 
 
+def picture_path() -> Path:
+    """The race picture of the README and the site (``heatcore.svg.readme_picture``)."""
+    return golden_dir().parent.parent / "docs" / "_static" / "race.svg"
+
+
 def differences(directory: Path | None = None) -> list[str]:
     """Names of the golden files missing or different from a fresh regeneration."""
     directory = directory or golden_dir()
@@ -142,13 +148,13 @@ def differences(directory: Path | None = None) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """``heatcore golden [--regenerate | --check] [--dir DIR]``."""
-    parser = argparse.ArgumentParser(prog="heatcore golden", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser("heatcore golden", description=__doc__)
     parser.add_argument("--regenerate", action="store_true",
                         help="rewrite the golden files (after an intended rule change)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if any golden file differs (the default)")
-    parser.add_argument("--dir", type=Path, default=None, help="golden directory")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="golden folder (default: tests/golden)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     directory: Path = args.dir or golden_dir()
     if args.regenerate:
@@ -156,8 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, text in files.items():
             write_atomic(directory / name, text)
         print(f"golden: wrote {len(files)} files to {directory}")
+        if args.dir is None:
+            write_atomic(picture_path(), readme_picture())
+            print(f"golden: drew {picture_path()}")
         return 0
     changed = differences(directory)
+    if args.dir is None and (not picture_path().exists()
+                             or picture_path().read_text(encoding="utf-8") != readme_picture()):
+        changed.append(str(picture_path()))
     for name in changed:
         print(f"golden: {name} differs (run `heatcore golden --regenerate` if intended)")
     return 1 if changed else 0

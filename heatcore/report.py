@@ -1,15 +1,77 @@
-"""A readable play-by-play of a race, built from its events."""
+"""A readable play-by-play of a race, built from its events and its states.
+
+:func:`race_rounds` turns a race into one :class:`RoundReport` per round (every turn, the
+cars ranked when the round ends, the standings after it); :func:`play_by_play` writes them
+as plain text that fits in 100 columns. :data:`LEGEND` says what the abbreviations mean.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from heatcore.actions import Action, AdrenalineCooldown
 from heatcore.driver import Race
+from heatcore.engine import apply
 from heatcore.events import Event
-from heatcore.state import car_name
-from heatcore.track import Track, load_track
+from heatcore.rounds import standing
+from heatcore.setup import start_race
+from heatcore.state import RaceState, car_name
+from heatcore.track import Track
+
+#: Lines of the play-by-play are wrapped to this width.
+WIDTH = 100
+
+#: What the play-by-play's words and abbreviations mean.
+LEGEND = """\
+How to read it: each turn is
+  CAR  gear G  [cards revealed]  speed S  heat H  -> where the car ended; what else happened
+Cards: 1-4 speed cards; S Stress (its value is found by flipping cards from the deck:
+  "flip 4" means a Stress card turned up a 4); H Heat (cannot be played); U0 and U5 the
+  basic upgrades, worth 0 and 5. Speed is the sum, boost, adrenaline and slipstream included.
+heat H: the Heat cards paid this turn (a two-step shift, a boost, corners over their limit).
+Standings after each round: place, car, L2:14 = lap 2 space 14, g gear, e engine (Heat
+  cards left in the engine); the cars that crossed the line are ranked at the round's end."""
+
+
+@dataclass
+class TurnReport:
+    """One car's turn: gear, cards revealed, speed, Heat paid, where it ended, the rest."""
+
+    car: int
+    gear: int
+    cards: tuple[str, ...] = ()
+    speed: int = 0
+    heat: int = 0
+    notes: list[str] = field(default_factory=list)
+    position: int | None = None
+    finished: bool = False
+    spun: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A car's place after a round: ranked (``finished``) or where it stands on the track."""
+
+    place: int
+    car: int
+    position: int
+    racing_line: bool
+    gear: int
+    engine: int
+    finished: bool
+
+
+@dataclass
+class RoundReport:
+    """One round: its turn order, each turn, the cars ranked at its end (place, car), the
+    standings after it and the state when it ended."""
+
+    number: int
+    order: tuple[int, ...]
+    turns: list[TurnReport] = field(default_factory=list)
+    ranked: list[tuple[int, int]] = field(default_factory=list)
+    standings: tuple[Standing, ...] = ()
+    state: RaceState | None = None
 
 
 def where(track: Track, position: int) -> str:
@@ -20,61 +82,95 @@ def where(track: Track, position: int) -> str:
     return f"lap {(position - 1) // track.spaces_per_lap + 1} space {space}"
 
 
-@dataclass
-class _Turn:
-    car: int
-    gear: int = 0
-    cards: tuple[str, ...] = ()
-    speed: int = 0
-    heat: int = 0
-    notes: list[str] = field(default_factory=list)
-    position: int | None = None
+def short_where(track: Track, position: int) -> str:
+    """A position in a few characters: ``grid``, or ``L2:14`` for lap 2 space 14."""
+    if position <= 0:
+        return "grid"
+    return f"L{(position - 1) // track.spaces_per_lap + 1}:{track.space(position)}"
 
 
-def _lines(race: Race, track: Track) -> Iterator[str]:
-    gears: dict[int, int] = {}
-    shift_heat: dict[int, int] = {}  # Heat paid for a two-step shift while planning
-    turn: _Turn | None = None
+def standings(state: RaceState) -> tuple[Standing, ...]:
+    """Every car's place: the ranked cars in rank order, then the others from the leader
+    back (furthest first, racing line first)."""
+    out: list[Standing] = []
+    for car in state.ranking:
+        c = state.cars[car]
+        out.append(Standing(len(out) + 1, car, c.position, c.racing_line, c.gear, c.engine,
+                            True))
+    for car in standing(state, state.on_track()):
+        c = state.cars[car]
+        out.append(Standing(len(out) + 1, car, c.position, c.racing_line, c.gear, c.engine,
+                            False))
+    return tuple(out)
 
-    def close() -> Iterator[str]:
-        if turn is None:
-            return
-        pos = "" if turn.position is None else f" -> {where(track, turn.position)}"
-        extra = f"; {', '.join(turn.notes)}" if turn.notes else ""
-        yield (f"  {car_name(turn.car)}  gear {turn.gear}  [{' '.join(turn.cards)}]"
-               f"  speed {turn.speed}  heat {turn.heat}{pos}{extra}")
 
-    # every event with the action that caused it (None: the race's start)
-    every: list[tuple[Action | None, Event]] = [(None, ev) for ev in race.start_events]
-    for action, evs in zip(race.actions, race.events, strict=True):
-        every.extend((action, ev) for ev in evs)
-    for cause, ev in every:
-        k, car = ev.kind, ev.car
-        if k == "race-started":
-            yield f"Race on {track.name}, {ev.get('laps')} laps, grid {' '.join(ev.get('grid'))}"
-        elif k == "conditions":
-            yield (f"Weather {ev.get('weather')}; road tokens by corner: "
-                   f"{', '.join(ev.get('road'))}")
-        elif k == "round-started":
-            yield from close()
-            turn = None
-            yield f"Round {ev.get('round')} (order {' '.join(ev.get('order'))})"
-        elif k == "played" and car is not None:
-            gears[car] = gears.get(car, 1)
-        elif k == "shifted" and car is not None:
-            gears[car] = ev.get("gear")
-        elif k == "paid-heat" and ev.get("cause") == "shift" and car is not None:
-            shift_heat[car] = ev.get("amount")
-        elif k == "turn-started" and car is not None:
-            yield from close()
-            turn = _Turn(car, gear=gears.get(car, 1), heat=shift_heat.pop(car, 0))
-            if turn.heat:
-                turn.notes.append("two-step shift")
-            if ev.get("adrenaline"):
-                turn.notes.append("adrenaline available")
-        elif turn is None:
+def _moment(state: RaceState) -> str:
+    """Where the race is: whose choice or chance outcome is awaited."""
+    if state.is_over():
+        return "the race is over"
+    actor = state.actor()
+    who = car_name(actor) if actor is not None else "nobody"
+    if state.shuffle is not None:
+        return f"a shuffle of {who}'s deck is awaited"
+    if state.turn is None:
+        return f"steps 1-2 (gear and cards), {who} to choose"
+    return f"{who}'s turn ({state.turn.stage.value})"
+
+
+def state_summary(state: RaceState) -> str:
+    """A state for people (``str(state)``): the round, whose choice it is, and each car's
+    place, spot, gear, engine and hand size. The JSON (``repr``) is the canonical form."""
+    order = " ".join(car_name(c) for c in state.order)
+    lines = [f"{state.track.name}, {laps_text(state.laps)}, round {state.round}: "
+             f"{_moment(state)}" + (f"; turn order {order}" if order else "")]
+    for row in standings(state):
+        name = car_name(row.car)
+        if row.finished:
+            lines.append(f"  {row.place}. {name}  finished")
             continue
-        elif k == "legend":
+        car = state.cars[row.car]
+        lane = "racing line" if row.racing_line else "outside"
+        lines.append(f"  {row.place}. {name}  {where(state.track, row.position)} ({lane})  "
+                     f"gear {row.gear}  engine {row.engine}  hand {len(car.hand)}")
+    return "\n".join(lines)
+
+
+class _Reader:
+    """Reads the events of a race in order and fills the round reports."""
+
+    def __init__(self) -> None:
+        self.rounds: list[RoundReport] = []
+        self.gears: dict[int, int] = {}
+        self.shift_heat: dict[int, int] = {}  # Heat paid for a two-step shift while planning
+        self.turn: TurnReport | None = None
+        self.boosting = False
+
+    def read(self, cause: Action | None, ev: Event) -> None:
+        k, car = ev.kind, ev.car
+        if k == "round-started":
+            order = tuple(int(name[1:]) - 1 for name in ev.get("order"))
+            self.rounds.append(RoundReport(ev.get("round"), order))
+            self.turn = None
+        elif k == "ranked" and car is not None:
+            self.rounds[-1].ranked.append((ev.get("place"), car))
+        elif k == "shifted" and car is not None:
+            self.gears[car] = ev.get("gear")
+        elif k == "played" and car is not None:
+            self.gears.setdefault(car, 1)
+        elif k == "paid-heat" and ev.get("cause") == "shift" and car is not None:
+            self.shift_heat[car] = ev.get("amount")
+        elif k == "turn-started" and car is not None:
+            self.turn = TurnReport(car, self.gears.get(car, 1), heat=self.shift_heat.pop(car, 0))
+            self.boosting = False
+            if self.turn.heat:
+                self.turn.notes.append("two-step shift")
+            self.rounds[-1].turns.append(self.turn)
+        elif self.turn is not None:
+            self._turn_event(self.turn, cause, ev)
+
+    def _turn_event(self, turn: TurnReport, cause: Action | None, ev: Event) -> None:
+        k = ev.kind
+        if k == "legend":
             turn.speed = ev.get("spaces")
             turn.notes.append(f"Legend: diamond {ev.get('diamond')}, helmet {ev.get('helmet')} "
                               f"({ev.get('rule')})")
@@ -84,48 +180,148 @@ def _lines(race: Race, track: Track) -> Iterator[str]:
             turn.cards = ev.get("cards")
         elif k == "speed":
             turn.speed = ev.get("speed")
-        elif k == "flipped" and ev.get("kept"):
+        elif k == "flipped" and ev.get("kept") and not self.boosting:
             turn.notes.append(f"flip {ev.get('card')}")
         elif k == "moved":
             turn.position = ev.get("position")
-            if ev.get("by") != "cards":
-                turn.notes.append(f"{ev.get('by')} +{ev.get('spaces')}")
-                if ev.get("by") in ("boost", "adrenaline"):
+            by = ev.get("by")
+            if by != "cards":
+                turn.notes.append(f"{by} +{ev.get('spaces')}")
+                if by in ("boost", "adrenaline"):
                     turn.speed += ev.get("spaces")
+            self.boosting = False
         elif k == "paid-heat":
             turn.heat += ev.get("amount")
             if ev.get("cause") == "boost":
-                turn.notes.append("boost")
+                self.boosting = True
         elif k == "corner" and ev.get("heat"):
             turn.heat += ev.get("heat")
-            turn.notes.append(f"corner {ev.get('corner')} (limit {ev.get('limit')}) "
-                              f"-{ev.get('heat')} heat")
+            turn.notes.append(f"corner {ev.get('corner')} (limit {ev.get('limit')}): "
+                              f"{ev.get('heat')} heat")
         elif k == "spun-out":
-            gears[turn.car] = 1
+            self.gears[turn.car] = 1
             turn.heat += ev.get("heat")
             turn.position = ev.get("position")
-            turn.notes.append(f"SPUN OUT at corner {ev.get('corner')} (limit {ev.get('limit')}),"
-                              f" +{ev.get('stress')} stress")
+            turn.spun = True
+            turn.notes.append(f"SPUN OUT at corner {ev.get('corner')} (limit "
+                              f"{ev.get('limit')}, speed {ev.get('speed')}): "
+                              f"+{ev.get('stress')} stress, gear 1")
         elif k == "cluttered":
-            gears[turn.car] = 1
+            self.gears[turn.car] = 1
             turn.notes.append("cluttered hand: no move, gear 1")
         elif k == "cooled":
             source = "adrenaline cooldown" if isinstance(cause, AdrenalineCooldown) else "cooldown"
             turn.notes.append(f"{source} {ev.get('amount')}")
         elif k == "crossed-finish":
-            turn.notes.append("FINISHED")
-        elif k == "ranked":
-            yield from close()
-            turn = None
-            yield f"  #{ev.get('place')}: {car_name(car or 0)}"
-    yield from close()
+            turn.finished = True
 
 
-def play_by_play(race: Race) -> str:
-    """The race as text: each round's turns (gear, cards, speed, heat, position) and the
-    final ranking."""
-    track = load_track(race.setup.track)
-    lines = list(_lines(race, track))
+def race_rounds(race: Race) -> list[RoundReport]:
+    """The race round by round, replayed from its setup (the standings need the states)."""
+    reader = _Reader()
+    state, start_events = start_race(race.setup)
+    for ev in start_events:
+        reader.read(None, ev)
+    for action, recorded in zip(race.actions, race.events, strict=True):
+        after, _ = apply(state, action)
+        for ev in recorded:
+            if ev.kind == "round-started":
+                _close(reader.rounds, after)  # the round that just ended
+            reader.read(action, ev)
+        state = after
+    _close(reader.rounds, state)
+    return reader.rounds
+
+
+def _close(rounds: list[RoundReport], state: RaceState) -> None:
+    if rounds and rounds[-1].state is None:
+        rounds[-1].state = state
+        rounds[-1].standings = standings(state)
+
+
+def laps_text(laps: int) -> str:
+    """``1 lap``, ``2 laps``."""
+    return f"{laps} lap" if laps == 1 else f"{laps} laps"
+
+
+def pack_line(head: str, items: list[str], sep: str, indent: int) -> list[str]:
+    """``head``, a space, then ``items`` joined by ``sep``, wrapped to :data:`WIDTH` between
+    items; continuation lines are indented by ``indent``."""
+    mark, gap = sep.rstrip(), sep[len(sep.rstrip()):]
+    lines = [head]
+    for i, item in enumerate(items):
+        piece = item + (mark if i < len(items) - 1 else "")
+        joiner = " " if i == 0 else gap
+        if len(lines[-1]) + len(joiner) + len(piece) > WIDTH:
+            lines.append(" " * indent + piece)
+        else:
+            lines[-1] += joiner + piece
+    return lines
+
+
+def turn_line(track: Track, turn: TurnReport) -> list[str]:
+    """One turn as text (wrapped to :data:`WIDTH`)."""
+    if turn.finished:
+        end = " -> FINISH"
+    elif turn.position is None:
+        end = ""
+    else:
+        end = f" -> {where(track, turn.position)}"
+    head = (f"  {car_name(turn.car)}  gear {turn.gear}  [{' '.join(turn.cards)}]  "
+            f"speed {turn.speed}  heat {turn.heat}{end}{';' if turn.notes else ''}")
+    return pack_line(head, turn.notes, ", ", 8)
+
+
+def standings_line(track: Track, rows: tuple[Standing, ...]) -> list[str]:
+    """The standings after a round as text (wrapped to :data:`WIDTH`)."""
+    items = []
+    for row in rows:
+        if row.finished:
+            items.append(f"{row.place} {car_name(row.car)} finished")
+        else:
+            items.append(f"{row.place} {car_name(row.car)} {short_where(track, row.position)} "
+                         f"g{row.gear} e{row.engine}")
+    return pack_line("  standings:", items, "  ", 13)
+
+
+def round_lines(track: Track, report: RoundReport) -> list[str]:
+    """A round as text: its turns, the cars ranked and the standings."""
+    order = " ".join(car_name(c) for c in report.order)
+    lines = [f"Round {report.number} (turn order {order})"]
+    for turn in report.turns:
+        lines += turn_line(track, turn)
+    for place, car in report.ranked:
+        lines.append(f"  FINISHED #{place}: {car_name(car)}")
+    if any(not row.finished for row in report.standings):
+        lines += standings_line(track, report.standings)
+    return lines
+
+
+def play_by_play(race: Race, legend: bool = False) -> str:
+    """The race as text: the grid, each round's turns and standings, the final ranking;
+    the :data:`LEGEND` first if ``legend``."""
+    track = race.final.track
+    grid = " ".join(car_name(c) for c in _grid(race))
+    lines = [LEGEND, ""] if legend else []
+    lines.append(f"Race on {track.name}, {race.setup.players} cars, "
+                 f"{laps_text(race.final.laps)}; grid from pole: {grid}")
+    for ev in race.start_events:
+        if ev.kind == "conditions":
+            lines.append(f"Weather {ev.get('weather')}; road tokens by corner: "
+                         f"{', '.join(ev.get('road'))}")
+    shown = [r for r in race_rounds(race) if r.turns or r.ranked]
+    for report in shown:
+        lines += round_lines(track, report)
     ranking = " ".join(f"{i + 1}. {car_name(c)}" for i, c in enumerate(race.final.ranking))
-    lines.append(f"Final ranking: {ranking}")
+    last = shown[-1].number if shown else 0
+    lines.append(f"Final ranking: {ranking}" if race.final.is_over()
+                 else f"The race stops here, in round {last}; ranked so far: "
+                      f"{ranking or 'none'}")
     return "\n".join(lines) + "\n"
+
+
+def _grid(race: Race) -> tuple[int, ...]:
+    for ev in race.start_events:
+        if ev.kind == "race-started":
+            return tuple(int(name[1:]) - 1 for name in ev.get("grid"))
+    return ()

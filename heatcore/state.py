@@ -127,6 +127,11 @@ class RaceState:
 
         return f"state_from_json({state_to_json(self)!r})"
 
+    def __str__(self) -> str:
+        from heatcore.report import state_summary
+
+        return state_summary(self)
+
     @property
     def finish_position(self) -> int:
         """The last position before the final finish line."""

@@ -255,3 +255,19 @@ def load_track(track_id: str) -> Track:
 def track_ids() -> tuple[str, ...]:
     """IDs of every track in ``spec/tracks``."""
     return tuple(sorted(p.stem for p in tracks_dir().glob("*.json")))
+
+
+#: Other common names of the base tracks (after lower-casing, spaces and ``_`` as ``-``).
+TRACK_ALIASES = {"gb": "great-britain", "uk": "great-britain", "britain": "great-britain",
+                 "italy": "italia", "us": "usa", "united-states": "usa"}
+
+
+def resolve_track(name: str) -> str:
+    """The track ID meant by ``name``: the ID itself in any case, with spaces or ``_`` for
+    ``-`` (``Great Britain``), or a common alias (``gb``, ``italy``, ``us``)."""
+    key = "-".join(name.strip().lower().replace("_", " ").split())
+    key = TRACK_ALIASES.get(key, key)
+    if key in track_ids():
+        return key
+    known = ", ".join(track_ids())
+    raise MalformedInput("setup.track-laps", f"unknown track {name!r} (known: {known})")

@@ -18,15 +18,16 @@ Exit status: 0 when every proof holds, every control is caught and no turn disag
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 
 import z3
 
+from heatcore.cliutil import Parser, positive
 from proofs.catalogue import (
     PROOFS,
     Ctx,
@@ -259,9 +260,11 @@ def termination_row() -> Row:
 
 
 def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
-            controls: bool = True, refine_turns: int = 0) -> list[Row]:
+            controls: bool = True, refine_turns: int = 0,
+            on_rows: Callable[[list[Row]], None] = lambda rows: None) -> list[Row]:
     """Every (track, proof) task: the lemmas first, then the rest, slowest first; and
-    ``refine_turns`` turns of the refinement check alongside."""
+    ``refine_turns`` turns of the refinement check alongside. ``on_rows`` is told each
+    task's rows as soon as the task has finished."""
     wanted = set(proof_ids)
     for p in proof_ids:
         wanted.update(by_id(p).lemmas)
@@ -288,21 +291,28 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
                 ctx[tr] = Ctx(speed_limit=got[0].bound)
             if p in proof_ids:
                 rows += got
+                on_rows(got)
         stage2 = {(tr, p): pool.submit(run_task, tr, p, ctx[tr], controls)
                   for p in rest for tr in tracks}
         vacuity = [pool.submit(premises_row, tr, ctx[tr].speed_limit) for tr in tracks]
-        for (tr, p), fut in stage2.items():
+        task_of = {fut: key for key, fut in stage2.items()}
+        for fut in as_completed(task_of):
+            tr, p = task_of[fut]
             got = fut.result()
             missing = [lem for lem in by_id(p).lemmas if not proved.get((tr, lem), False)]
             if missing:
                 got[0] = replace(got[0], ok=False,
                                  result=f"FAILED: lemma {', '.join(missing)} not proved")
             rows += got
-        rows += [fut.result() for fut in vacuity]
+            on_rows(got)
+        for fut in vacuity:
+            rows.append(fut.result())
+            on_rows(rows[-1:])
         if refining:
             rows.append(refinement_row([f.result() for f in refining], refine_turns,
                                        time.perf_counter() - started))
             rows.append(termination.result())
+            on_rows(rows[-2:])
     order = {p.id: i for i, p in enumerate(PROOFS)}
     order[PREMISES] = -1
     order[REFINEMENT] = len(PROOFS)
@@ -311,6 +321,17 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
                              tracks.index(r.track) if r.track in tracks else len(tracks),
                              r.control or ""))
     return rows
+
+
+def stream_rows(rows: list[Row]) -> None:
+    """Progress: a finished task's proof and controls, one line, on stderr."""
+    head = rows[0]
+    failed = [r.control or r.proof for r in rows if not r.ok]
+    verdict = "ok" if not failed else f"FAILED ({', '.join(failed)})"
+    controls = sum(r.control is not None for r in rows)
+    extra = f", {controls} controls" if controls else ""
+    print(f"  {head.proof} on {head.track}: {head.result}{extra}: {verdict}", file=sys.stderr,
+          flush=True)
 
 
 def format_table(rows: list[Row]) -> str:
@@ -328,7 +349,9 @@ def format_table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
-    parser = argparse.ArgumentParser(prog="heatcore prove", description=__doc__)
+    from proofs.miner import SITUATIONS
+
+    parser = Parser("heatcore prove", description=__doc__)
     runs = [*BASE_TRACKS, *all_laps()]
     parser.add_argument("--track", action="append", choices=runs, metavar="TRACK[@LAPS]",
                         help="track to prove on, optionally over 1-3 laps (repeatable; "
@@ -338,18 +361,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="prove on every base track at 1, 2 and 3 laps (12 runs)")
     parser.add_argument("--proof", action="append", choices=[p.id for p in PROOFS],
                         help="proof to run (repeatable; default: all)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--jobs", type=positive, default=2, help="worker processes")
     parser.add_argument("--no-controls", action="store_true", help="skip the controls")
+    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                        help="each proof's result on stderr as it finishes (auto: when "
+                             "stderr is a terminal)")
     parser.add_argument("--list", action="store_true", help="list the proofs and exit")
-    parser.add_argument("--refine", type=int, metavar="N",
+    parser.add_argument("--refine", type=positive, metavar="N",
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
     parser.add_argument("--mine", metavar="SITUATION",
+                        choices=["all", *(s.id for s in SITUATIONS)],
                         help="mine witnesses of a situation ('all' for every one) instead")
-    parser.add_argument("--count", type=int, default=5, help="witnesses per situation")
+    parser.add_argument("--count", type=positive, default=5, help="witnesses per situation")
     parser.add_argument("--out", metavar="DIR", default="mined",
-                        help="folder for the witness fixtures (default ./mined)")
+                        help="folder for the witness fixtures")
     args = parser.parse_args(argv)
     if args.refine is not None:
         if args.refine < 1:
@@ -377,8 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     proof_ids = args.proof or [p.id for p in PROOFS]
     start = time.perf_counter()
     full = not args.track and not args.proof and not args.all_laps
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     rows = run_all(tracks, proof_ids, max(1, args.jobs), not args.no_controls,
-                   REFINE_TURNS if full else 0)
+                   REFINE_TURNS if full else 0, stream_rows if show else lambda rows: None)
     print(format_table(rows))
     failed = [r for r in rows if not r.ok]
     sanity = {p.id for p in PROOFS if p.kind == "sanity"}

@@ -48,3 +48,19 @@ def race_batch() -> RaceBatch:
     """The seeded batch of complete races, each step checked (shared by the race-machine and
     rare-situation tests)."""
     return seeded_batch(BATCH_RACES)
+
+
+#: The test modules that take most of the suite's time (Z3 proofs, Sphinx builds, the
+#: conformance harness, long property runs, mypy). ``python3 -m pytest -m "not slow"`` leaves
+#: them out for day-to-day work; the README's plain ``python3 -m pytest`` runs everything.
+SLOW_MODULES = frozenset({
+    "test_proofs", "test_proofs_miner", "test_docs", "test_conformance", "test_race_machine",
+    "test_rare_situations", "test_quality", "test_benchmarks", "test_race_page",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test of :data:`SLOW_MODULES` ``slow``."""
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

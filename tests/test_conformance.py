@@ -12,12 +12,12 @@ from jsonschema import Draft202012Validator
 
 from heatcore.conformance import PROTOCOL
 from heatcore.conformance.fixtures import check_corpus, fixtures_dir, load_cases, render
+from heatcore.conformance.harness import CannotStart, run
 from heatcore.conformance.harness import main as conform_main
-from heatcore.conformance.harness import run
 from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.mutants import BROKEN, PROTOCOL_FAILURES
+from heatcore.conformance.mutants import BROKEN, PLANTED, PROTOCOL_FAILURES
 from heatcore.conformance.protocol import handle
-from heatcore.conformance.schema import check, schemas_dir
+from heatcore.conformance.schema import SchemaError, check, schemas_dir
 from heatcore.conformance.shrink import shortest_suffix
 from heatcore.registry import ruleset
 
@@ -31,6 +31,25 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     assert len(paths) >= 14
     for path in paths:
         Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+@pytest.mark.rules("setup.spaces-and-spots", "round.sequence")
+def test_tracks_states_and_events_of_the_corpus_match_their_schemas() -> None:
+    from heatcore.track import tracks_dir
+
+    for path in sorted(tracks_dir().glob("*.json")):
+        check("track", json.loads(path.read_text()))
+    kinds: set[str] = set()
+    for case in load_cases(fixtures_dir()):
+        check("heat-state", case["state"])
+        for step in case["expect"].get("steps", []):
+            check("heat-state", step["state"])
+            for event in step["events"]:
+                check("heat-event", event)
+                kinds.add(event["kind"])
+    assert {"moved", "corner", "spun-out", "drew", "flipped", "ranked"} <= kinds
+    with pytest.raises(SchemaError, match="heat-event"):
+        check("heat-event", {"kind": "moved", "car": "P1", "by": "cards", "spaces": 3})
 
 
 @pytest.mark.rules(*ALL_RULES)
@@ -61,6 +80,24 @@ def test_fixtures_check_reports_a_broken_corpus(tmp_path: Path) -> None:
     assert "should" in problems
     assert "unknown rule ID 'no.such-rule'" in problems
     assert "fails on heatcore" in problems
+
+
+@pytest.mark.rules("ruling.stress-supply", "ruling.finished-car-turn")
+def test_cases_name_the_rulings_their_states_depend_on(tmp_path: Path) -> None:
+    from heatcore.conformance.heat_tags import implied_rulings
+
+    cases = load_cases(fixtures_dir())
+    empty = [c for c in cases if "ruling.stress-supply" in implied_rulings(c)]
+    finished = [c for c in cases if "ruling.finished-car-turn" in implied_rulings(c)]
+    assert empty and finished
+    for case in cases:
+        assert set(implied_rulings(case)) <= set(case["rulings"]), case["id"]
+    suite = {"format": "conform.suite/1", "ruleset": "heat", "cases": [
+        dict({k: v for k, v in empty[0].items() if k != "_file"}, rulings=[r for r in
+             empty[0]["rulings"] if r != "ruling.stress-supply"])]}
+    (tmp_path / "one.json").write_text(json.dumps(suite))
+    problems = "\n".join(check_corpus(tmp_path, HeatBinding(), per_rule=0))
+    assert "depend on ruling.stress-supply, not in its rulings" in problems
 
 
 @pytest.mark.rules("round.sequence", "reveal.speed")
@@ -115,19 +152,25 @@ def _conform(module: str, folder: Path, extra: list[str]) -> dict[str, object]:
     return report
 
 
-@pytest.mark.rules(*sorted(set(BROKEN.values())))
-def test_every_wrong_engine_is_caught_and_its_rule_named(tmp_path: Path) -> None:
-    assert len(BROKEN) >= 12
+WRONG = {**BROKEN, **PLANTED}
+
+
+@pytest.mark.rules(*sorted(set(WRONG.values())))
+def test_every_wrong_engine_is_caught_and_its_rule_ranked_first(tmp_path: Path) -> None:
+    assert len(BROKEN) >= 12 and len(PLANTED) >= 6
     with ThreadPoolExecutor(max_workers=2) as pool:
-        reports = dict(zip(BROKEN, pool.map(
-            lambda name: _conform(name, tmp_path / name, ["--races", "0"]), BROKEN),
+        reports = dict(zip(WRONG, pool.map(
+            lambda name: _conform(name, tmp_path / name, ["--races", "0"]), WRONG),
             strict=True))
-    for name, rule in BROKEN.items():
+    for name, rule in WRONG.items():
         report = reports[name]
         assert report["exit"] == 1 and report["ok"] is False, f"{name} was not caught"
-        assert rule in report["failed_rules"], f"{name}: {rule} not named"  # type: ignore[operator]
+        causes = report["causes"]
+        assert isinstance(causes, list) and causes, name
+        assert causes[0]["rule"] == rule, (name, [(c["rule"], c["what"]) for c in causes[:3]])
         markdown = (tmp_path / name / "report.md").read_text()
-        assert rule in markdown and '{"op":"load"' in markdown
+        assert markdown.index("## Top causes") < markdown.index(rule)
+        assert '{"op":"load"' in markdown
 
 
 @pytest.mark.rules("round.sequence")
@@ -154,16 +197,62 @@ def test_a_broken_engine_is_reported_and_never_hangs_the_harness(tmp_path: Path)
 
 
 @pytest.mark.rules("round.sequence")
-def test_an_engine_that_cannot_start_is_reported(tmp_path: Path) -> None:
-    outcome = run(HeatBinding(), ["/nonexistent/engine"], 2, None)
-    assert not outcome.ok
-    assert "not-started" in " ".join(outcome.engine_failures)
+def test_an_engine_that_cannot_start_fails_fast_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(CannotStart, match="cannot run"):
+        run(HeatBinding(), ["/nonexistent/engine"], 2, None)
+    garbage = tmp_path / "garbage.py"
+    garbage.write_text("import sys\nsys.stdin.readline()\nprint('hello')\n")
+    dies = tmp_path / "dies.py"
+    dies.write_text("import sys\nsys.stderr.write('boom: no config\\n')\nsys.exit(4)\n")
+    for impl, expected in ((f"{sys.executable} {garbage}", "not JSON"),
+                           (f"{sys.executable} {dies}", "exited with code 4"),
+                           (f"{sys.executable} {dies}", "(stderr: boom: no config)"),
+                           ("/nonexistent/engine", "cannot run")):
+        capsys.readouterr()
+        assert conform_main(["--impl", impl, "--races", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and expected in err, err
     assert conform_main(["--impl", "'unterminated"]) == 2
 
 
 @pytest.mark.rules("round.sequence")
+def test_a_bad_report_folder_is_refused_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert conform_main(["--impl", "/nonexistent/engine", "--report", str(afile / "out")]) == 2
+    assert "cannot write --report" in capsys.readouterr().err
+
+
+@pytest.mark.rules("round.sequence")
+def test_a_crash_names_its_signal_and_shows_stderr(tmp_path: Path) -> None:
+    script = tmp_path / "aborts.py"
+    script.write_text(
+        "import json, os, sys\n"
+        "from heatcore.conformance.heat import HeatBinding\n"
+        "from heatcore.conformance.protocol import handle\n"
+        "binding, session = HeatBinding(), {}\n"
+        "sys.stderr.write('starting up\\n')\n"
+        "for n, line in enumerate(sys.stdin):\n"
+        "    if n == 3:\n"
+        "        sys.stderr.write('assertion failed: deck empty\\n'); sys.stderr.flush()\n"
+        "        os.abort()\n"
+        "    print(json.dumps(handle(binding, session, json.loads(line))), flush=True)\n")
+    outcome = run(HeatBinding(), [sys.executable, str(script)], 2, None)
+    text = "\n".join(outcome.engine_failures)
+    assert "SIGABRT" in text and "assertion failed: deck empty" in text
+    assert "starting up" in text
+    assert outcome.restarts >= 2 and outcome.races_failed == 2
+
+
+@pytest.mark.rules("round.sequence")
 def test_the_howto_quotes_every_schema_verbatim() -> None:
+    from heatcore.conformance.howto import appendix
+
     howto = (schemas_dir() / "HOWTO.md").read_text()
+    assert howto.rstrip().endswith(appendix().rstrip()), \
+        "HOWTO.md is out of date: run python -m heatcore.conformance.howto"
     for path in sorted(schemas_dir().glob("*.schema.json")):
         assert path.read_text().rstrip() in howto, f"HOWTO.md is out of date for {path.name}"
     assert (schemas_dir() / "INTERPRETING.md").read_text().startswith(
@@ -174,13 +263,32 @@ def test_the_howto_quotes_every_schema_verbatim() -> None:
 def test_a_divergent_race_is_shrunk_to_one_action_and_attributed(tmp_path: Path) -> None:
     report = _conform("three_step_shift", tmp_path, ["--no-fixtures", "--races", "2"])
     assert report["exit"] == 1
-    failures = report["failures"]
-    assert isinstance(failures, list) and failures
-    first = failures[0]
+    causes = report["causes"]
+    assert isinstance(causes, list) and len(causes) == 1
+    first = causes[0]["example"]
     assert first["where"].startswith("race ")
     assert first["repro"]["check"] == "legal" and first["repro"]["actions"] == []
     assert first["rules"][0] == "gear.shift.no-three"
-    assert any("legal" in line or "actions" in line for line in first["differences"])
+    markdown = (tmp_path / "report.md").read_text()
+    assert "+ offered, not legal: P" in markdown
+
+
+@pytest.mark.rules("place.racing-line-first")
+def test_races_go_on_after_a_divergence_and_causes_are_counted_once(tmp_path: Path) -> None:
+    report = _conform("racing_line_ignored", tmp_path, ["--no-fixtures", "--races", "3"])
+    causes = report["causes"]
+    assert isinstance(causes, list) and len(causes) == 1
+    cause = causes[0]
+    assert cause["rule"] == "place.racing-line-first"
+    assert cause["races"] == ["10000", "10001", "10002"]
+    steps = [int(w.rsplit(" ", 1)[1]) for w in cause["where"] if w.startswith("race 10000 ")]
+    assert len(steps) >= 3 and steps == sorted(steps)
+    failures = report["failures"]
+    assert isinstance(failures, list) and len(failures) == cause["occurrences"]
+    assert sum("repro" in f for f in failures) == 1  # the example only, for races
+    assert "differs" in (tmp_path / "report.md").read_text()
+    mode = (tmp_path / "report.json").stat().st_mode & 0o777
+    assert mode == 0o644
 
 
 @pytest.mark.rules("round.sequence")
@@ -212,7 +320,8 @@ def test_a_wrong_engine_on_two_workers_fails_the_same_races_in_the_same_order(
         assert isinstance(failures, list) and failures
         found[workers] = [(f["where"], f["rules"]) for f in failures]
     assert found["2"] == found["1"]
-    assert [where.split()[1] for where, _ in found["2"]] == ["10000", "10001", "10002", "10003"]
+    races = list(dict.fromkeys(where.split()[1] for where, _ in found["2"]))
+    assert races == ["10000", "10001", "10002", "10003"]
 
 
 @pytest.mark.rules("corner.check", "corner.spin", "play.cluttered", "deck.reshuffle",

@@ -148,3 +148,70 @@ def test_a_changed_rule_text_breaks_the_build_until_its_pin_is_updated(
     run = builds["stale"].wait()
     assert run.code != 0, run.log
     assert "reveal.stress-flip" in run.log and "changed since" in run.log
+
+
+def test_the_home_page_reads_as_described(builds: dict[str, Build]) -> None:
+    """What Heat is, the two install commands, a pasteable example (run by the doctest
+    build), a sample race with its legend, a race picture, and the three uses."""
+    run = builds["html"].wait()
+    assert run.code == 0, run.log
+    import html
+
+    page = (run.out / "index.html").read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    for words in ("racing board game", "python3 -m pip install -e .",
+                  "python3 -m pip install -e '.[test]'", ">>> import random",
+                  ">>> from heatcore import apply, legal_actions", "How to read it",
+                  "FINISHED #3: P", "Final ranking"):
+        assert words in text, words
+    for link in ("race.svg", "guides/verifying.html", "guides/fixtures.html",
+                 "generated/rules/index.html", "generated/race/index.html"):
+        assert link in page, link
+    assert (run.out / "_static" / "race.svg").is_file()
+
+
+def test_rule_pages_show_the_rule_first_and_fold_both_engines_code(
+        builds: dict[str, Build]) -> None:
+    run = builds["html"].wait()
+    page = (run.out / "generated" / "rules" / "corner.html").read_text(encoding="utf-8")
+    rule, details = page.index('id="corner.check"'), page.index('<details class="rulebook-code"')
+    assert rule < details
+    assert "Reference engine (and checks): " in page and "Fast engine: FastRace." in page
+    assert "(<em>Slipstream and corners</em>)" in page  # the section title in English
+
+
+def test_the_sources_page_and_the_split_api_page(builds: dict[str, Build]) -> None:
+    import tomllib
+
+    run = builds["html"].wait()
+    sources = (run.out / "generated" / "sources.html").read_text(encoding="utf-8")
+    documents = tomllib.loads((ROOT / "spec" / "sources.toml").read_text(encoding="utf-8"))
+    for number, doc in documents["documents"].items():
+        assert f"Document {number}" in sources
+        for english in doc["sections"].values():
+            assert english in sources, english
+    api = (run.out / "generated" / "api.html").read_text(encoding="utf-8")
+    public, internals = api.index('id="public-api"'), api.index('id="internals"')
+    assert public < api.index('id="module-heatcore.engine"') < internals
+    assert public < api.index('id="module-heatcore.svg"') < internals
+    assert api.index('id="module-heatcore.cleanup"') > internals
+
+
+def test_the_sites_race_page_steps_in_a_browser(builds: dict[str, Build]) -> None:
+    from test_race_page import STEPPER, load
+
+    run = builds["html"].wait()
+    folder = run.out / "generated" / "race"
+    text = (folder / "index.html").read_text(encoding="utf-8")
+    (folder / "stepped.html").write_text(text.replace("</body>", STEPPER + "</body>"),
+                                         encoding="utf-8")
+    found = re.search(r'<pre id="stepper-log">(.*?)</pre>', load(folder / "stepped.html"),
+                      re.DOTALL)
+    assert found
+    import html
+    import json
+
+    log = json.loads(html.unescape(found.group(1)))
+    assert [entry["frame"] for entry in log][:3] == [0, 1, 2]
+    assert all(len(entry["cars"]) + sum(1 for _ in entry["rows"]) >= 3 for entry in log)
+    assert "spins out" in text  # the round notes of the annotated race

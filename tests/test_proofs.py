@@ -18,10 +18,19 @@ from proofs.runner import Row, run_all
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, track_facts
 
+#: The rows as ``run_all`` streamed them (``heatcore prove --progress``), task by task.
+STREAMED: list[Row] = []
+
 
 @pytest.fixture(scope="module")
 def suite() -> list[Row]:
-    return run_all(list(PROOF_RUNS), [p.id for p in PROOFS], jobs=2)
+    STREAMED.clear()
+    return run_all(list(PROOF_RUNS), [p.id for p in PROOFS], jobs=2, on_rows=STREAMED.extend)
+
+
+def test_every_result_is_streamed_once(suite: list[Row]) -> None:
+    """Each row reaches the progress stream exactly once, as its task finishes."""
+    assert sorted(map(repr, STREAMED)) == sorted(map(repr, suite))
 
 
 def check(suite: list[Row], proof_id: str, request: pytest.FixtureRequest) -> None:

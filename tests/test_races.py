@@ -140,7 +140,8 @@ def test_cli_race_writes_a_log_that_replay_plays_back(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=True)
     assert "Round 1" in race.stdout and "Final ranking" in race.stdout
     again = subprocess.run([*cmd, "replay", str(log)], capture_output=True, text=True, check=True)
-    assert again.stdout.splitlines()[-1] == race.stdout.splitlines()[-2]
+    assert again.stdout.splitlines()[-2] == race.stdout.splitlines()[-2]
+    assert again.stdout.splitlines()[-1].startswith("log verified: same result")
     data = json.loads(log.read_text())
     data["actions"][5] = "P1 gear 9 play 1"
     log.write_text(json.dumps(data))

@@ -60,6 +60,28 @@ def load_ruleset(app: Sphinx) -> Any:
     return cached
 
 
+def load_sources(app: Sphinx) -> dict[str, Any]:
+    """The source documents named by ``rulebook_sources`` (a TOML file under the root):
+    document number -> title, language, authority, about and English section titles."""
+    cached = getattr(app, "_rulebook_sources", None)
+    if cached is None:
+        cached = {}
+        rel = app.config.rulebook_sources
+        if rel:
+            import tomllib
+
+            path = Path(app.config.rulebook_root) / rel
+            cached = tomllib.loads(path.read_text(encoding="utf-8")).get("documents", {})
+        app._rulebook_sources = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def english_section(app: Sphinx, document: str, section: str) -> str | None:
+    """The English title of a cited section, if ``rulebook_sources`` gives one."""
+    found = load_sources(app).get(document, {}).get("sections", {}).get(section)
+    return str(found) if found else None
+
+
 def fingerprint(text: str) -> str:
     """A short stable hash of a rule's text, to pin prose written against it."""
     return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()[:12]
@@ -316,6 +338,15 @@ def escape(text: str) -> str:
     return out
 
 
+def _cell(text: str) -> str:
+    """Text for a table cell: escaped, and a leading ``1.`` kept from becoming a list."""
+    out = escape(text)
+    digits = len(out) - len(out.lstrip("0123456789"))
+    if digits and out[digits:digits + 1] == ".":
+        out = out[:digits] + "\\" + out[digits:]
+    return out
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (keeps incremental builds fast)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -369,6 +400,32 @@ class Generator:
             f"   :language: python\n\n"
         )
 
+    def folded_code(self, codes: list[Code]) -> str:
+        """The implementing code, folded (HTML ``<details>``), one fold per engine: the
+        modules named in ``rulebook_engines`` (prefix -> name), the rest as the first."""
+        engines: dict[str, str] = dict(self.app.config.rulebook_engines)
+        groups: dict[str, list[Code]] = {}
+        default = next(iter(engines.values()), "Implemented by")
+        for code in codes:
+            longest_first = sorted(engines.items(), key=lambda item: -len(item[0]))
+            name = next((label for prefix, label in longest_first
+                         if prefix and (code.module == prefix
+                                        or code.module.startswith(prefix + "."))), default)
+            groups.setdefault(name, []).append(code)
+        order = list(dict.fromkeys([*engines.values(), *groups]))
+        out = []
+        for name in order:
+            members = groups.get(name)
+            if not members:
+                continue
+            names = ", ".join(c.qualname or c.full for c in members)
+            summary = f"{name}: {names}".replace("&", "&amp;").replace("<", "&lt;")
+            out.append(".. raw:: html\n\n   <details class=\"rulebook-code\"><summary>"
+                       f"{summary}</summary>\n\n")
+            out += [self.code_block(c) for c in members]
+            out.append(".. raw:: html\n\n   </details>\n\n")
+        return "**Implemented by** (click to show the code)\n\n" + "".join(out)
+
     def coverage_block(self, rule_id: str) -> str:
         """Links to the tests, proofs and fixtures naming ``rule_id``, or a warning box."""
         lines: list[str] = []
@@ -401,8 +458,7 @@ class Generator:
             out.append(f"**Refines:** {links}\n\n")
         codes = self.impl.get(rule_id, [])
         if codes:
-            out.append("**Implemented by**\n\n")
-            out += [self.code_block(c) for c in codes]
+            out.append(self.folded_code(codes))
         else:
             out.append(".. note:: No function names this rule as the one that implements it.\n\n")
         out.append(self.coverage_block(rule_id))
@@ -424,6 +480,50 @@ class Generator:
                "Points the sources leave open, what we decided, why, and what we did not "
                "choose.\n\n"]
         out += [self.entry(r.id, "-") for r in rulings]
+        return "".join(out)
+
+    def sources_page(self) -> str:
+        """The source documents: what each is, how far it is trusted, its sections in the
+        original and in English, and the rules that cite each section."""
+        sources = load_sources(self.app)
+        cited: dict[tuple[str, str], list[str]] = {}
+        for entry in self.rs.entries.values():
+            if entry.source is not None:
+                key = (entry.source.document, entry.source.section)
+                cited.setdefault(key, []).append(entry.id)
+        out = [".. _rulebook-sources:\n\n", title("The source documents", "="),
+               "Every rule cites the document it comes from and the heading of the section, "
+               "in the document's own language, with its English title beside it. The "
+               "documents are the seed texts this rulebook was written from; our rule texts "
+               "are our own English, not translations. Where a source is silent or unclear, "
+               "a :ref:`ruling <rulebook-rulings>` records what we decided and why.\n\n"]
+        for number, doc in sources.items():
+            out.append(f".. _rulebook-source-{number}:\n\n")
+            out.append(title(f"Document {number}: {doc.get('title', '')}", "-"))
+            rows = [("Language", doc.get("language", "")),
+                    ("Original title", doc.get("original_title", "") or "(none printed)"),
+                    ("Authority", doc.get("authority", ""))]
+            out.append("".join(f":{k}: {escape(' '.join(str(v).split()))}\n"
+                               for k, v in rows) + "\n")
+            out.append(escape(" ".join(str(doc.get("about", "")).split())) + "\n\n")
+            sections = dict(doc.get("sections", {}))
+            if doc.get("language") == "English":  # its headings are their own titles
+                sections.update({sec: sec for d, sec in sorted(cited) if d == number})
+            if not sections:
+                continue
+            out.append(".. list-table::\n   :header-rows: 1\n\n"
+                       "   * - Section (original)\n     - In English\n     - Rules citing it\n")
+            for original, english in sections.items():
+                ids = cited.get((number, original), [])
+                refs = ", ".join(f":rulebook:rule:`{r}`" for r in ids) or "none"
+                out.append(f"   * - {_cell(original)}\n     - {_cell(english)}\n"
+                           f"     - {refs}\n")
+            out.append("\n")
+        unknown = sorted({k for k in cited if k[1] not in
+                          sources.get(k[0], {}).get("sections", {})})
+        if unknown:
+            out.append("Cited sections with no English title yet: " + ", ".join(
+                f"document {d} «{escape(s)}»" for d, s in unknown) + ".\n")
         return "".join(out)
 
     def rules_index(self) -> str:
@@ -540,18 +640,38 @@ class Generator:
         names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, f"{package}.")
                        if not m.name.rsplit(".", 1)[-1].startswith("_")
                        and not m.name.startswith(skip))
+        public = [f"{package}.{m}" for m in self.app.config.rulebook_api_public]
+        public = [m for m in public if m in names or importlib.util.find_spec(m)]
+        internal = [m for m in names if m not in public
+                    and not any(m.startswith(p + ".") for p in public)]
         out = [".. _rulebook-api:\n\n", title("API reference", "="),
                f"Every module of ``{package}``, documented from its docstrings; the "
-               "``[source]`` links show the highlighted code.\n\n",
+               "``[source]`` links show the highlighted code. The public API comes first: "
+               "the modules a program that plays, checks or draws races needs. The internals "
+               "follow, grouped by package.\n\n",
                f".. automodule:: {package}\n   :no-members:\n\n"]
-        for name in names:
-            out.append(title(name, "-") + f".. automodule:: {name}\n\n")
+        if public:
+            out.append(".. _rulebook-api-public:\n\n" + title("Public API", "=", over=True))
+            for name in public:
+                out.append(title(name, "-") + f".. automodule:: {name}\n\n")
+                out += [title(sub, "~") + f".. automodule:: {sub}\n\n" for sub in names
+                        if sub.startswith(name + ".")]
+        out.append(".. _rulebook-api-internals:\n\n" + title("Internals", "=", over=True))
+        group = None
+        for name in internal:
+            parent = name.rsplit(".", 1)[0] if name.count(".") > 1 else package
+            if parent != group:
+                group = parent
+                out.append(title(f"{group} modules", "-"))
+            out.append(title(name, "~") + f".. automodule:: {name}\n\n")
         return "".join(out)
 
     def write(self) -> None:
         """Write every generated page."""
         pages = {"rules/index.rst": self.rules_index(), "rulings.rst": self.rulings_page(),
                  "matrix.rst": self.matrix_page()}
+        if self.app.config.rulebook_sources:
+            pages["sources.rst"] = self.sources_page()
         for chapter in self.rs.chapters:
             pages[f"rules/{chapter.id}.rst"] = self.chapter_page(chapter)
         for kind in self.KINDS:
@@ -624,8 +744,22 @@ class RuleDirective(SphinxDirective):
         head = nodes.paragraph(classes=["rulebook-id"])
         head += nodes.literal(rule_id, rule_id)
         if entry.source is not None:
-            head += nodes.Text(f"  ·  source: document {entry.source.document}, "
-                               f"section «{entry.source.section}»")
+            document, section = entry.source.document, entry.source.section
+            head += nodes.Text("  ·  source: ")
+            if document in load_sources(self.env.app):
+                ref = pending_xref("", refdomain="std", reftype="ref",
+                                   reftarget=f"rulebook-source-{document}", refexplicit=True,
+                                   refwarn=True)
+                ref += nodes.inline(f"document {document}", f"document {document}")
+                head += ref
+            else:
+                head += nodes.Text(f"document {document}")
+            english = english_section(self.env.app, document, section)
+            head += nodes.Text(f", section «{section}»")
+            if english:
+                head += nodes.Text(" (")
+                head += nodes.emphasis(english, english)
+                head += nodes.Text(")")
         box += head
         if entry.kind != "rule" and entry.question:
             box += self._para("Question", entry.question)
@@ -775,6 +909,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_catalogue", "", "env", types=[str, list])
     app.add_config_value("rulebook_includes", {}, "env")
     app.add_config_value("rulebook_keep", [], "env")
+    # the source documents (a TOML file under the root) and the engines' module prefixes
+    app.add_config_value("rulebook_sources", "", "env")
+    app.add_config_value("rulebook_engines", {}, "env")
+    # modules of the API package listed first, as its public API
+    app.add_config_value("rulebook_api_public", [], "env")
     app.add_domain(RuleDomain)
     app.add_node(pinned_examples)
     app.connect("doctree-resolved", fill_pinned_examples)

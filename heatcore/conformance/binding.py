@@ -31,12 +31,22 @@ class Step:
 
 @dataclass(frozen=True)
 class RandomRace:
-    """A seeded race: its start state and every step."""
+    """A seeded race: its setup (chance outcomes included), start state and every step."""
 
     seed: int
     label: str
     start: JSON
     steps: list[Step]
+    setup: JSON = None
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The cause of a divergence: rule IDs, most likely first, and ``what`` differs, said in
+    a short phrase with no car names or positions (so equal causes have equal phrases)."""
+
+    rules: list[str]
+    what: str
 
 
 class Binding(Protocol):
@@ -44,10 +54,15 @@ class Binding(Protocol):
 
     name: str
     version: str
+    ruleset: str  # what a ``start`` request names, e.g. "heat"
 
     def rulings(self) -> list[str]: ...
 
     def tracks(self) -> list[str]: ...
+
+    def modules(self) -> list[str]:
+        """The optional modules the reference plays."""
+        ...
 
     def rule_ids(self) -> list[str]: ...
 
@@ -61,11 +76,22 @@ class Binding(Protocol):
         """The next state and events, or raise Rejected."""
         ...
 
+    def setup(self, setup: JSON) -> JSON:
+        """The start state of a race setup, or raise Rejected."""
+        ...
+
     def random_race(self, seed: int) -> RandomRace: ...
 
-    def attribute(self, state: JSON, action: str | None, expected: JSON,
-                  actual: JSON) -> list[str]:
-        """Rule IDs most likely broken when ``actual`` differs from ``expected``."""
+    def describe(self, rule: str) -> str:
+        """A rule's one-line title ('' for an unknown ID)."""
+        ...
+
+    def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
+                  actual: JSON, rule_ids: bool = False) -> Attribution:
+        """Why ``actual`` differs from ``expected``. ``check`` is what was compared:
+        ``legal`` (the actions of ``state``), ``apply``/``reject`` (``action`` in ``state``),
+        ``load`` (``state`` refused) or ``setup`` (``state`` is then the race setup).
+        ``rule_ids``: the engine's refusals name the reference's rule IDs."""
         ...
 
 

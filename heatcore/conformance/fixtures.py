@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
+from heatcore.cliutil import CommandError, Parser
 from heatcore.conformance import SUITE_FORMAT
 from heatcore.conformance.binding import JSON, Binding, Rejected
 from heatcore.conformance.schema import SchemaError, check
+from heatcore.errors import RulesError
 from heatcore.files import write_atomic
 from heatcore.registry import spec_dir
+from heatcore.terminal import progress
 
 RULESET = "heat"
 INTERPRETING = "spec/schemas/INTERPRETING.md (conform.case/1)"
@@ -30,13 +33,14 @@ def dumps(document: JSON) -> str:
     return json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def render() -> dict[str, str]:
-    """File name -> text of the whole corpus."""
+def render(stage: Callable[[str], None] = lambda name: None) -> dict[str, str]:
+    """File name -> text of the whole corpus (``stage``: see ``all_cases``)."""
     from heatcore.conformance.heat_cases import all_cases, group_of
+    from heatcore.conformance.heat_tags import with_implied_rulings
 
     groups: dict[str, list[JSON]] = defaultdict(list)
-    for case in all_cases():
-        groups[group_of(case)].append(case)
+    for case in all_cases(stage):
+        groups[group_of(case)].append(with_implied_rulings(case))
     out = {}
     for name in sorted(groups):
         cases = sorted(groups[name], key=lambda c: str(c["id"]))
@@ -45,9 +49,9 @@ def render() -> dict[str, str]:
     return out
 
 
-def generate(folder: Path) -> list[Path]:
+def generate(folder: Path, stage: Callable[[str], None] = lambda name: None) -> list[Path]:
     """Write the corpus; remove stale files of earlier runs."""
-    files = render()
+    files = render(stage)
     written = []
     for name, text in files.items():
         path = folder / name
@@ -59,12 +63,29 @@ def generate(folder: Path) -> list[Path]:
     return written
 
 
+def read_suite(path: Path) -> JSON:
+    """A suite file's data; CommandError saying why if it is not JSON or not a suite."""
+    try:
+        suite = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CommandError(f"{path} is not JSON ({error})") from None
+    if not isinstance(suite, dict) or suite.get("format") != SUITE_FORMAT \
+            or not isinstance(suite.get("cases"), list):
+        raise CommandError(f"{path} is not a fixture suite (format {SUITE_FORMAT})")
+    return suite
+
+
 def load_cases(folder: Path) -> list[JSON]:
-    """Every case of every ``*.json`` suite file in ``folder`` (files sorted by name)."""
+    """Every case of every ``*.json`` suite file in ``folder`` (files sorted by name);
+    CommandError if ``folder`` is missing or a file there is not a suite."""
+    if not folder.is_dir():
+        raise CommandError(f"{folder} is not a folder")
     cases: list[JSON] = []
     for path in sorted(folder.glob("*.json")):
-        suite = json.loads(path.read_text(encoding="utf-8"))
-        for case in suite.get("cases", []):
+        suite = read_suite(path)
+        for case in suite["cases"]:
             case = dict(case)
             case["_file"] = path.name
             cases.append(case)
@@ -133,6 +154,7 @@ def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]
             for rule in case["rulings"]:
                 if not rule.startswith("ruling."):
                     problems.append(f"{cid}: {rule!r} listed as a ruling")
+            problems += _missing_rulings(case)
             for name, state in _states(case):
                 try:
                     check("heat-state", state)
@@ -150,6 +172,19 @@ def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]
     return problems
 
 
+def _missing_rulings(case: JSON) -> list[str]:
+    """A case whose states make it depend on a ruling it does not name (an empty Stress
+    supply, a finished car): that ruling is missing from its tags."""
+    from heatcore.conformance.heat_tags import implied_rulings
+
+    try:
+        implied = implied_rulings(case)
+    except (KeyError, TypeError, RulesError):
+        return []  # a broken state is reported by the state checks
+    return [f"{case['id']}: its states depend on {r}, not in its rulings" for r in implied
+            if r not in case["rulings"]]
+
+
 def _states(case: JSON) -> list[tuple[str, JSON]]:
     out = [("state", case["state"])]
     for index, step in enumerate(case["expect"].get("steps", [])):
@@ -159,23 +194,34 @@ def _states(case: JSON) -> list[tuple[str, JSON]]:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore fixtures``."""
-    parser = argparse.ArgumentParser(prog="heatcore fixtures",
-                                     description="Generate or check the fixture corpus.")
-    parser.add_argument("action", choices=("generate", "check"))
-    parser.add_argument("--dir", type=Path, default=None, help="corpus folder (spec/fixtures)")
+    parser = Parser("heatcore fixtures", description="Generate or check the fixture corpus.")
+    parser.add_argument("action", choices=("generate", "check"),
+                        help="generate: rewrite the corpus; check: validate it and run it")
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="corpus folder (default: spec/fixtures)")
     args = parser.parse_args(argv)
     folder = args.dir or fixtures_dir()
     from heatcore.conformance.heat import HeatBinding
 
+    if args.action == "check":
+        cases = load_cases(folder)  # a folder of other JSON ends here, in one line
+        if not cases:
+            raise CommandError(f"no fixture cases in {folder}")
     if args.action == "generate":
-        written = generate(folder)
+        from heatcore.conformance.heat_cases import CASE_STAGES
+
+        with progress(len(CASE_STAGES), "fixtures") as tick:
+            def stage(name: str) -> None:
+                if name != CASE_STAGES[0]:
+                    tick()
+                tick.stage(name)
+            written = generate(folder, stage)
         total = sum(len(json.loads(p.read_text())["cases"]) for p in written)
         print(f"wrote {total} cases in {len(written)} files to {folder}")
         return 0
     problems = check_corpus(folder, HeatBinding())
     for problem in problems:
         print(problem, file=sys.stderr)
-    cases = load_cases(folder)
     if problems:
         print(f"fixtures check: {len(problems)} problem(s) in {len(cases)} cases")
         return 1

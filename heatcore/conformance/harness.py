@@ -1,59 +1,50 @@
 """``heatcore conform --impl "CMD ARGS"``: check another engine against the reference.
 
 Runs the fixture corpus and N seeded random races in lock-step (legal actions, next state and
-events at every step), shrinks each divergent race to a minimal repro, and writes a JSON and a
-Markdown report with a per-rule summary.
+events at every step, as far as the engine declares it wants them compared). A divergence is
+recorded, shrunk to a minimal repro when its cause is new, and the race goes on from the
+reference's state (resync), so one run finds every divergence of every race. Reports group
+divergences by cause (see :mod:`heatcore.conformance.reports`).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import shlex
 import shutil
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from heatcore.cliutil import Parser, nonnegative, positive, seed
 from heatcore.conformance import PROTOCOL
-from heatcore.conformance.binding import JSON, Binding, RandomRace, track_of
+from heatcore.conformance.binding import JSON, Binding, RandomRace
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
+from heatcore.conformance.capabilities import Capabilities
+from heatcore.conformance.causes import Divergence
 from heatcore.conformance.fixtures import load_cases
 from heatcore.conformance.protocol import EngineFailure, EngineProcess
 from heatcore.conformance.shrink import shortest_suffix
-from heatcore.files import write_atomic
 
-#: Consecutive engine failures after which the rest of the run is skipped.
-GIVE_UP_AFTER = 3
-#: Engine failures in a whole run after which the rest of the run is skipped.
-MAX_FAILURES = 6
+#: Engine restarts in a run (per worker) after which the rest of the run is skipped.
+MAX_RESTARTS = 25
+#: Engine failures in one race after which the rest of that race is skipped.
+RACE_FAILURES = 2
 RACE_SEED_BASE = 10_000
 #: Seconds an engine may take to start and answer ``start`` (interpreters can be slow).
 START_TIMEOUT = 30.0
+#: Requests sent ahead of the replies in a race (fewer right after a divergence).
+WINDOW = 64
+
+Progress = Callable[[str, int, int, int], None]  # (phase, done, total, divergences)
 
 
-@dataclass
-class Failure:
-    """One disagreement, with everything needed to reproduce it."""
-
-    where: str
-    rules: list[str]
-    reason: str
-    state: JSON
-    actions: list[str]
-    check: str  # "legal", "apply" or "reject" (what the last request checks)
-    expected: JSON
-    actual: JSON
-
-    def to_json(self) -> JSON:
-        return {"where": self.where, "rules": self.rules, "reason": self.reason,
-                "differences": json_diff(self.expected, self.actual),
-                "repro": {"state": self.state, "actions": self.actions, "check": self.check,
-                          "expected": self.expected, "actual": self.actual}}
+class CannotStart(Exception):
+    """The engine does not start or does not complete the ``start`` handshake."""
 
 
 @dataclass
@@ -61,88 +52,91 @@ class Outcome:
     """Results of a whole run."""
 
     implementation: JSON = field(default_factory=dict)
+    capabilities: Capabilities = field(default_factory=Capabilities)
     case_results: dict[str, str] = field(default_factory=dict)  # id -> pass|fail|skip
     case_rules: dict[str, list[str]] = field(default_factory=dict)
     races_passed: int = 0
     races_failed: int = 0
     races_skipped: int = 0
     steps: int = 0
-    failures: list[Failure] = field(default_factory=list)
+    setups: Counter[str] = field(default_factory=Counter)  # pass|fail|skip
+    divergences: list[Divergence] = field(default_factory=list)
+    skips: Counter[str] = field(default_factory=Counter)  # reason -> count
     engine_failures: list[str] = field(default_factory=list)
+    restarts: int = 0
     seconds: float = 0.0
 
-    def rule_summary(self, all_rules: list[str]) -> dict[str, dict[str, int]]:
-        table = {r: {"pass": 0, "fail": 0, "skip": 0} for r in all_rules}
-        for cid, result in self.case_results.items():
-            for rule in self.case_rules[cid]:
-                table.setdefault(rule, {"pass": 0, "fail": 0, "skip": 0})[result] += 1
-        for failure in self.failures:
-            if failure.where.startswith("race"):
-                for rule in failure.rules[:1]:
-                    table.setdefault(rule, {"pass": 0, "fail": 0, "skip": 0})["fail"] += 1
-        return table
-
-    def failed_rules(self) -> list[str]:
-        out: list[str] = []
-        for failure in self.failures:
-            out.extend(r for r in failure.rules if r not in out)
-        return out
-
     def add_races(self, part: Outcome) -> None:
-        """Add the race results of ``part`` (counts, steps, failures) after this one's."""
+        """Add the race results of ``part`` after this one's."""
         self.races_passed += part.races_passed
         self.races_failed += part.races_failed
         self.races_skipped += part.races_skipped
         self.steps += part.steps
-        self.failures.extend(part.failures)
+        self.setups.update(part.setups)
+        self.divergences.extend(part.divergences)
+        self.skips.update(part.skips)
         self.engine_failures.extend(part.engine_failures)
+        self.restarts += part.restarts
 
     @property
     def ok(self) -> bool:
-        return not self.failures and not self.engine_failures and self.races_skipped == 0 \
-            and "fail" not in self.case_results.values()
+        return not self.divergences and not self.engine_failures and self.races_skipped == 0 \
+            and "fail" not in self.case_results.values() and not self.setups["fail"]
 
 
 class Session:
     """An engine subprocess with a completed ``start`` handshake; restarted after failures."""
 
-    def __init__(self, argv: list[str], timeout: float, ruleset: str) -> None:
+    def __init__(self, argv: list[str], timeout: float, ruleset: str,
+                 memory_mb: int | None = None) -> None:
         self.argv, self.timeout, self.ruleset = argv, timeout, ruleset
+        self.memory_mb = memory_mb
         self.engine: EngineProcess | None = None
         self.hello: JSON = {}
-        self.strikes = 0
-        self.total_failures = 0
+        self.caps = Capabilities(ruleset=ruleset)
+        self.started = 0
+        self.gave_up: str | None = None
 
     def get(self) -> EngineProcess:
+        """The running engine, started (again) if needed."""
         if self.engine is not None and self.engine.dead is None:
             return self.engine
+        if self.gave_up is not None:
+            raise EngineFailure("given-up", self.gave_up)
         if self.engine is not None:
             self.engine.close()
-        self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT))
+        if self.started > MAX_RESTARTS:
+            self.gave_up = f"{MAX_RESTARTS} restarts"
+            raise EngineFailure("given-up", self.gave_up)
+        self.started += 1
+        self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT),
+                                    memory_mb=self.memory_mb)
         reply = self.engine.request({"op": "start", "protocol": PROTOCOL,
                                      "ruleset": self.ruleset})
         self.engine.timeout = self.timeout
         if not reply.get("ok"):
-            raise EngineFailure("bad-message", f"start refused: {reply.get('error')}")
+            raise EngineFailure("refused-start", f"start refused: {reply.get('error')}")
         if reply.get("protocol") != PROTOCOL:
-            raise EngineFailure("bad-message", f"engine speaks {reply.get('protocol')}")
+            raise EngineFailure("refused-start", f"engine speaks {reply.get('protocol')}")
         self.hello = reply
+        self.caps = Capabilities.from_hello(reply, self.ruleset)
         return self.engine
 
-    def failed(self, error: EngineFailure, counts: bool = True) -> str:
-        if counts:
-            self.strikes += 1
-            self.total_failures += 1
-        tail = self.engine.stderr_tail(500).strip() if self.engine else ""
+    def failed(self, error: EngineFailure) -> str:
+        """Close the engine after ``error``; a one-paragraph account of it."""
+        excerpt = self.engine.stderr_excerpt() if self.engine else ""
         if self.engine is not None:
             self.engine.close()
         self.engine = None
-        shown = f" (stderr: {tail[-300:]})" if tail else ""
+        shown = "\n  stderr:\n    " + excerpt.replace("\n", "\n    ") if excerpt else ""
         return f"engine {error.kind}: {error.detail}{shown}"
 
-    @property
-    def unusable(self) -> bool:
-        return self.strikes >= GIVE_UP_AFTER or self.total_failures >= MAX_FAILURES
+    def drop(self) -> None:
+        """Forget the engine without counting a failure (its replies are out of step)."""
+        if self.engine is not None:
+            self.engine.close()
+        self.engine = None
+        self.started -= 1
 
     def close(self) -> None:
         if self.engine is not None:
@@ -150,46 +144,37 @@ class Session:
             self.engine = None
 
 
-def json_diff(expected: JSON, actual: JSON, path: str = "$", limit: int = 12) -> list[str]:
-    """Where two JSON values differ, as ``path: expected X, got Y`` lines (at most ``limit``)."""
-    out: list[str] = []
-
-    def walk(a: JSON, b: JSON, where: str) -> None:
-        if len(out) >= limit or a == b:
-            return
-        if isinstance(a, dict) and isinstance(b, dict):
-            for key in sorted(set(a) | set(b), key=str):
-                if key not in b:
-                    out.append(f"{where}.{key}: missing (expected {_short(a[key])})")
-                elif key not in a:
-                    out.append(f"{where}.{key}: unexpected {_short(b[key])}")
-                else:
-                    walk(a[key], b[key], f"{where}.{key}")
-            return
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            for index, (x, y) in enumerate(zip(a, b, strict=True)):
-                walk(x, y, f"{where}[{index}]")
-            return
-        out.append(f"{where}: expected {_short(a)}, got {_short(b)}")
-
-    walk(expected, actual, path)
-    return out
-
-
-def _short(value: JSON) -> str:
-    text = json.dumps(value, separators=(",", ":"))
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def _reply_view(reply: JSON, check: str) -> JSON:
+def _reply_view(reply: JSON, check: str, compare: frozenset[str]) -> JSON:
+    """The compared part of a reply."""
     if not reply.get("ok"):
         return {"error": reply.get("error")}
     if check == "legal":
         return {"actions": sorted(reply.get("actions", []))}
-    return {"state": reply.get("state"), "events": reply.get("events")}
+    if check == "setup":
+        return {"state": reply.get("state")}
+    view: JSON = {}
+    if "state" in compare:
+        view["state"] = reply.get("state")
+    if "events" in compare:
+        view["events"] = reply.get("events")
+    return view
 
 
-def _differs(check: str, expected: JSON, actual: JSON) -> str | None:
+def _want_view(want: JSON, check: str, compare: frozenset[str]) -> JSON:
+    if check != "apply":
+        return want
+    return {k: v for k, v in want.items() if k in compare}
+
+
+def unsupported(reply: JSON) -> str | None:
+    """The engine's reason when it declined a request (``unsupported``), else None."""
+    err = reply.get("error") if isinstance(reply, dict) else None
+    if isinstance(err, dict) and err.get("kind") == "unsupported":
+        return str(err.get("message") or "unsupported")[:200]
+    return None
+
+
+def _differs(check: str, expected: JSON, actual: JSON, rule_ids: bool = False) -> str | None:
     """Why ``actual`` disagrees with ``expected`` (None if it agrees)."""
     if check == "reject":
         if "error" not in actual:
@@ -197,6 +182,9 @@ def _differs(check: str, expected: JSON, actual: JSON) -> str | None:
         if actual["error"].get("kind") != expected["error"]["kind"]:
             got, want = actual["error"].get("kind"), expected["error"]["kind"]
             return f"rejected as {got!r}, expected {want!r}"
+        want_rule, got_rule = expected["error"].get("rule"), actual["error"].get("rule")
+        if rule_ids and want_rule and got_rule != want_rule:
+            return f"rejected under rule {got_rule!r}, expected {want_rule!r}"
         return None
     if "error" in actual:
         err = actual["error"] or {}
@@ -207,10 +195,10 @@ def _differs(check: str, expected: JSON, actual: JSON) -> str | None:
             extra, missing = sorted(got - want), sorted(want - got)
             return f"legal actions differ: extra {extra[:4]}, missing {missing[:4]}"
         return None
-    if actual["events"] != expected["events"]:
+    if "events" in expected and actual.get("events") != expected["events"]:
         return "events differ"
-    if actual["state"] != expected["state"]:
-        return "next state differs"
+    if "state" in expected and actual.get("state") != expected["state"]:
+        return "the state differs" if check == "setup" else "next state differs"
     return None
 
 
@@ -219,187 +207,333 @@ class Runner:
 
     def __init__(self, binding: Binding, session: Session, outcome: Outcome) -> None:
         self.binding, self.session, self.outcome = binding, session, outcome
+        self.seen: set[tuple[str, str]] = set()  # causes already shrunk
+        self._at = 0  # the plan position being checked in a race
 
-    def supported(self, state: JSON, rulings: list[str]) -> str | None:
-        hello = self.session.hello
-        missing = [r for r in rulings if r not in hello.get("rulings", [])]
-        if missing:
-            return f"ruling(s) not supported: {', '.join(missing)}"
-        track = track_of(state)
-        if track is not None and track not in hello.get("tracks", []):
-            return f"track {track!r} not supported"
-        return None
+    @property
+    def caps(self) -> Capabilities:
+        return self.session.caps
 
-    def exchange(self, engine: EngineProcess, check: str, action: str | None) -> JSON:
-        if check == "legal":
-            return _reply_view(engine.request({"op": "legal"}), check)
-        return _reply_view(engine.request({"op": "apply", "action": action}), check)
+    def _failure(self, where: str, error: EngineFailure) -> None:
+        self.outcome.engine_failures.append(f"{where}: {self.session.failed(error)}")
+        self.outcome.restarts += 1
+
+    def divergence(self, where: str, source: str, check: str, state: JSON,
+                   action: str | None, actions: list[str], want: JSON, got: JSON, why: str,
+                   tags: list[str] | None = None, race: str = "",
+                   step: int | None = None) -> Divergence:
+        """Record a divergence, charged to its cause (a case's own rules first)."""
+        found = self.binding.attribute(check, state, action, want, got, self.caps.rule_ids)
+        rules = list(found.rules)
+        if tags and rules == ["round.sequence"]:
+            rules = list(tags)  # nothing more specific was found: the case's own rules
+        div = Divergence(where, source, rules, found.what, why, state, actions, check, want,
+                         got, step=step, race=race)
+        self.outcome.divergences.append(div)
+        return div
+
+    # ------------------------------------------------------------ the corpus
 
     def run_case(self, case: JSON) -> None:
         cid = case["id"]
-        self.outcome.case_rules[cid] = list(case["rules"]) + list(case["rulings"])
-        if self.session.unusable:
-            self.outcome.case_results[cid] = "skip"
+        tags = list(case["rules"]) + list(case["rulings"])
+        self.outcome.case_rules[cid] = tags
+        why = self.caps.unsupported(case["state"], case["rulings"])
+        if why is not None:
+            self._skip(cid, why)
             return
         try:
             engine = self.session.get()
         except EngineFailure as error:
-            self.outcome.engine_failures.append(f"{cid}: {self.session.failed(error)}")
-            self.outcome.case_results[cid] = "skip"
-            return
-        why = self.supported(case["state"], case["rulings"])
-        if why is not None:
-            self.outcome.case_results[cid] = "skip"
+            self._failure(cid, error)
+            self._skip(cid, f"engine failed: {error.kind}")
             return
         expect = case["expect"]
+        compare = self.caps.compare
         done: list[str] = []
         try:
             loaded = engine.request({"op": "load", "state": case["state"]})
             if not loaded.get("ok"):
-                self._fail(cid, case, [], "load", {"ok": True}, {"error": loaded.get("error")},
-                           "the engine refused the start state")
+                reason = unsupported(loaded)
+                if reason is not None:
+                    self._skip(cid, f"load: {reason}")
+                    return
+                self.outcome.case_results[cid] = "fail"
+                self.divergence(f"case {cid}", "case", "load", case["state"], None, [],
+                                {"ok": True}, {"error": loaded.get("error")},
+                                "the engine refused the start state", tags)
                 return
-            plan: list[tuple[str, str | None, JSON]]
+            plan: list[tuple[str, str | None, JSON, JSON]] = []
             if "legal" in expect:
-                plan = [("legal", None, {"actions": sorted(expect["legal"])})]
+                if "legal" not in compare:
+                    self._skip(cid, "legal actions not compared (declared)")
+                    return
+                plan = [("legal", None, {"actions": sorted(expect["legal"])}, case["state"])]
             elif "rejection" in expect:
                 rej = expect["rejection"]
                 plan = [("reject", rej["action"], {"error": {"kind": rej["kind"],
-                                                              "rule": rej.get("rule")}})]
+                                                              "rule": rej.get("rule")}},
+                         case["state"])]
             else:
-                plan = [("apply", s["action"], {"state": s["state"], "events": s["events"]})
-                        for s in expect["steps"]]
-            for check, action, want in plan:
-                got = self.exchange(engine, check, action)
-                why = _differs(check, want, got)
+                before = case["state"]
+                for s in expect["steps"]:
+                    plan.append(("apply", s["action"], _want_view(
+                        {"state": s["state"], "events": s["events"]}, "apply", compare), before))
+                    before = s["state"]
+            for check, action, want, before in plan:
+                request = {"op": "legal"} if check == "legal" else \
+                    {"op": "apply", "action": action}
+                reply = engine.request(request)
+                reason = unsupported(reply)
+                if reason is not None:
+                    self._skip(cid, f"{check}: {reason}")
+                    return
+                got = _reply_view(reply, "apply" if check == "reject" else check, compare)
+                why = _differs(check, want, got, self.caps.rule_ids)
                 if why is not None:
-                    self._fail(cid, case, done + ([action] if action else []), check, want,
-                               got, why)
+                    self.outcome.case_results[cid] = "fail"
+                    self.divergence(f"case {cid}", "case", check, before, action,
+                                    done + ([action] if action else []), want, got, why, tags)
                     return
                 if action:
                     done.append(action)
         except EngineFailure as error:
-            reason = self.session.failed(error)
-            self.outcome.engine_failures.append(f"{cid}: {reason}")
-            self._fail(cid, case, done, "apply", {}, {"failure": error.kind}, reason)
+            self._failure(f"case {cid}", error)
+            self.outcome.case_results[cid] = "fail"
             return
-        self.session.strikes = 0
         self.outcome.case_results[cid] = "pass"
 
-    def _fail(self, cid: str, case: JSON, actions: list[str], check: str, want: JSON,
-              got: JSON, why: str) -> None:
-        self.outcome.case_results[cid] = "fail"
-        self.outcome.failures.append(Failure(
-            f"case {cid}", list(case["rules"]) + list(case["rulings"]), why, case["state"],
-            actions, check, want, got))
+    def _skip(self, cid: str, reason: str) -> None:
+        self.outcome.case_results[cid] = "skip"
+        self.outcome.skips[reason] += 1
 
-    def run_race(self, race: RandomRace, window: int = 64) -> None:
-        """Lock-step over the race: at each step the legal actions, then the action's next
-        state and events. Requests are pipelined (up to ``window`` ahead of the replies)."""
-        if self.session.unusable:
-            self.outcome.races_skipped += 1
+    # ------------------------------------------------------------ races
+
+    def check_setup(self, race: RandomRace) -> None:
+        """Ask the engine to build the race's start state from its setup; compare it."""
+        if race.setup is None or "state" not in self.caps.compare:
             return
+        engine = self.session.get()
+        reply = engine.request({"op": "setup", "setup": race.setup})
+        reason = unsupported(reply)
+        if reason is not None:
+            self.outcome.setups["skip"] += 1
+            self.outcome.skips[f"setup: {reason}"] += 1
+            return
+        got, want = _reply_view(reply, "setup", self.caps.compare), {"state": race.start}
+        why = _differs("setup", want, got)
+        if why is None:
+            self.outcome.setups["pass"] += 1
+            return
+        self.outcome.setups["fail"] += 1
+        self.divergence(f"race {race.seed} ({race.label}), setup", "race", "setup",
+                        race.setup, None, [], want, got, why, race=str(race.seed))
+
+    def run_race(self, race: RandomRace) -> None:
+        """Lock-step over the race, resyncing after each divergence."""
+        if self.session.gave_up is not None:
+            self.outcome.races_skipped += 1
+            self.outcome.skips[f"race: engine given up ({self.session.gave_up})"] += 1
+            return
+        compare = self.caps.compare
         plan: list[tuple[int, str, str | None, JSON]] = []
         for index, step in enumerate(race.steps):
-            if step.legal:
+            if step.legal and "legal" in compare:
                 plan.append((index, "legal", None, {"actions": sorted(step.legal)}))
-            plan.append((index, "apply", step.action, {"state": step.after, "events": step.events}))
+            plan.append((index, "apply", step.action, _want_view(
+                {"state": step.after, "events": step.events}, "apply", compare)))
+        before = len(self.outcome.divergences)
+        failures = 0
+        position = 0  # index into plan of the next reply to check
+        load: JSON = race.start
         try:
-            engine = self.session.get()
-            loaded = engine.request({"op": "load", "state": race.start})
-            if not loaded.get("ok"):
-                raise EngineFailure("bad-message", f"start state refused: {loaded.get('error')}")
-            sent = 0
-            for got_index, (index, check, _action, want) in enumerate(plan):
-                while sent < len(plan) and sent - got_index < window:
-                    _, c, a, _ = plan[sent]
-                    engine.send({"op": "legal"} if c == "legal" else {"op": "apply", "action": a})
-                    sent += 1
-                got = _reply_view(engine.receive(check), check)
-                why = _differs(check, want, got)
-                if why is not None:
-                    self.outcome.steps += index
-                    self.session.failed(EngineFailure("diverged", "requests pending"), False)
-                    self._race_divergence(race, index, check, want, got, why)
-                    return
+            self.check_setup(race)
         except EngineFailure as error:
-            self.outcome.races_failed += 1
-            reason = self.session.failed(error)
-            self.outcome.engine_failures.append(f"race {race.seed}: {reason}")
-            return
+            self._failure(f"race {race.seed} setup", error)
+            failures += 1
+        while position < len(plan) and failures < RACE_FAILURES:
+            try:
+                position = self._lockstep(race, plan, position, load)
+            except EngineFailure as error:
+                failures += 1
+                position = min(self._at, len(plan) - 1)
+                self._failure(f"race {race.seed}, step {plan[position][0]}", error)
+                position = _next_step(plan, position)
+            if position < len(plan):
+                load = race.steps[plan[position][0]].before
         self.outcome.steps += len(race.steps)
-        self.session.strikes = 0
-        self.outcome.races_passed += 1
+        if failures >= RACE_FAILURES:
+            self.outcome.races_failed += 1
+            self.outcome.skips["race: rest of a race after repeated engine failures"] += 1
+        elif len(self.outcome.divergences) > before or failures:
+            self.outcome.races_failed += 1
+        else:
+            self.outcome.races_passed += 1
+
+    def _lockstep(self, race: RandomRace, plan: list[tuple[int, str, str | None, JSON]],
+                  position: int, state: JSON) -> int:
+        """Load ``state`` and check ``plan`` from ``position``, pipelined; returns the plan
+        position to go on from (after a divergence: the next step, to be resynced) or
+        ``len(plan)`` when the race is done."""
+        self._at = position
+        engine = self.session.get()
+        loaded = engine.request({"op": "load", "state": state})
+        if not loaded.get("ok"):
+            index = plan[position][0]
+            reason = unsupported(loaded)
+            if reason is not None:  # declined: try again from the next step
+                self.outcome.skips[f"load: {reason}"] += 1
+                return _next_step(plan, position)
+            else:
+                self.divergence(f"race {race.seed} ({race.label}), step {index}", "race",
+                                "load", state, None, [], {"ok": True},
+                                {"error": loaded.get("error")},
+                                "the engine refused a state of the race", race=str(race.seed),
+                                step=index)
+            return len(plan)
+        sent = position
+        window = WINDOW if position == 0 else 4
+        compare = self.caps.compare
+        for at in range(position, len(plan)):
+            while sent < len(plan) and sent - at < window:
+                _, c, a, _ = plan[sent]
+                engine.send({"op": "legal"} if c == "legal" else {"op": "apply", "action": a})
+                sent += 1
+            index, check, action, want = plan[at]
+            self._at = at
+            reply = engine.receive(check)
+            window = min(WINDOW, window * 2)
+            reason = unsupported(reply)
+            why = None if reason else _differs(check, want, _reply_view(reply, check, compare))
+            if reason is None and why is None:
+                continue
+            for pending in range(at + 1, sent):  # the replies already asked for
+                engine.receive(plan[pending][1])
+            if reason is not None:
+                self.outcome.skips[f"{check}: {reason}"] += 1
+            else:
+                self._race_divergence(race, index, check, want,
+                                      _reply_view(reply, check, compare), str(why))
+            return _next_step(plan, at)
+        return len(plan)
 
     def _race_divergence(self, race: RandomRace, index: int, check: str, want: JSON,
                          got: JSON, why: str) -> None:
-        self.outcome.races_failed += 1
         step = race.steps[index]
+        action = step.action if check == "apply" else None
+        where = f"race {race.seed} ({race.label}), step {index}"
+        div = self.divergence(where, "race", check, step.before, action,
+                              [action] if action else [], want, got, why,
+                              race=str(race.seed), step=index)
+        if div.cause in self.seen:
+            div.shrunk = False
+            return
+        self.seen.add(div.cause)
+        compare = self.caps.compare
 
         def reproduces(start: int) -> bool:
             try:
                 engine = self.session.get()
-                state = race.steps[start].before
-                if not engine.request({"op": "load", "state": state}).get("ok"):
+                if not engine.request({"op": "load", "state": race.steps[start].before}
+                                      ).get("ok"):
                     return False
                 for k in range(start, index):
                     engine.request({"op": "apply", "action": race.steps[k].action})
-                return _differs(check, want, self.exchange(
-                    engine, check, step.action if check == "apply" else None)) is not None
+                request = {"op": "legal"} if check == "legal" else \
+                    {"op": "apply", "action": step.action}
+                return _differs(check, want, _reply_view(engine.request(request), check,
+                                                         compare)) is not None
             except EngineFailure as error:
-                self.session.failed(error)
+                self._failure(f"{where} (shrinking)", error)
                 return False
 
         start = shortest_suffix(index, reproduces)
         first = index if start is None else start
-        actions = [s.action for s in race.steps[first:index]]
-        if check == "apply":
-            actions.append(step.action)
-        rules = self.binding.attribute(step.before, step.action if check == "apply" else None,
-                                       want, got)
-        note = "" if start is not None else " (did not reproduce from a loaded state)"
-        self.outcome.failures.append(Failure(
-            f"race {race.seed} ({race.label}), step {index}", rules, why + note,
-            race.steps[first].before, actions, check, want, got))
+        div.state = race.steps[first].before
+        div.actions = [s.action for s in race.steps[first:index]] + ([action] if action else [])
+        if start is None:
+            div.reason += " (did not reproduce from a loaded state)"
+            div.shrunk = False
+
+
+def _next_step(plan: list[tuple[int, str, str | None, JSON]], position: int) -> int:
+    """The plan position of the first check of the step after ``plan[position]``'s."""
+    index = plan[position][0]
+    while position < len(plan) and plan[position][0] == index:
+        position += 1
+    return position
+
+
+def start_engine(session: Session) -> None:
+    """Start the engine once; raise CannotStart with a one-line reason if it cannot."""
+    try:
+        session.get()
+    except EngineFailure as error:
+        excerpt = session.engine.stderr_excerpt(0, 1) if session.engine else ""
+        session.close()
+        last = f" (stderr: {excerpt.strip()[:200]})" if excerpt.strip() else ""
+        raise CannotStart(f"{error.detail}{last}") from None
 
 
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
-        progress: Callable[[str], None] | None = None, workers: int = 1) -> Outcome:
-    """Run the whole check of the engine started by ``argv``.
+        progress: Progress | None = None, workers: int = 1,
+        memory_mb: int | None = None) -> Outcome:
+    """Run the whole check of the engine started by ``argv``; raise CannotStart when the
+    engine cannot even start.
 
     The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
     ``workers`` pool processes, each on a contiguous run of seeds with its own engine
-    subprocess, and their results are merged in seed order; the give-up limits
-    (``GIVE_UP_AFTER``, ``MAX_FAILURES``) then count per worker, apart from the corpus."""
+    subprocess, and their results are merged in seed order."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
     began = time.perf_counter()
-    session = Session(argv, timeout, ruleset_of(binding))
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
+    start_engine(session)
+    outcome.implementation = session.hello.get("implementation", {})
+    outcome.capabilities = session.caps
     try:
-        try:
-            session.get()
-            outcome.implementation = session.hello.get("implementation", {})
-        except EngineFailure as error:
-            outcome.engine_failures.append(f"start: {session.failed(error)}")
         runner = Runner(binding, session, outcome)
         if fixtures is not None:
-            for case in load_cases(fixtures):
+            cases = load_cases(fixtures)
+            for number, case in enumerate(cases, 1):
                 runner.run_case(case)
-            if progress:
-                progress(f"corpus: {len(outcome.case_results)} cases")
+                if progress and (number % 25 == 0 or number == len(cases)):
+                    progress("cases", number, len(cases), len(outcome.divergences))
+        unplayable = _unplayable(binding, session.caps)
+        if unplayable is not None and races > 0:
+            outcome.races_skipped += races
+            outcome.skips[f"races: {unplayable}"] += races
+            races = 0
         if workers == 1:
             for i in range(races):
                 runner.run_race(binding.random_race(seed_base + i))
+                if progress:
+                    progress("races", i + 1, races, len(outcome.divergences))
     finally:
         session.close()
     if workers > 1 and races > 0:
         chunks = _seed_chunks(seed_base, races, workers)
-        for part in _race_parts(binding, argv, timeout, chunks):
+        done = 0
+        for part in _race_parts(binding, argv, timeout, chunks, memory_mb):
             outcome.add_races(part)
+            done += part.races_passed + part.races_failed + part.races_skipped
+            if progress:
+                progress("races", done, races, len(outcome.divergences))
     outcome.seconds = time.perf_counter() - began
     return outcome
+
+
+def _unplayable(binding: Binding, caps: Capabilities) -> str | None:
+    """Why the reference cannot play races under the engine's declared rulings (None: it
+    can). Races are played under heatcore's defaults; the rulings an engine decides
+    otherwise are not switchable in the reference yet, so such races are skipped."""
+    other = caps.alternatives()
+    if not other:
+        return None
+    shown = ", ".join(f"{r}={o}" for r, o in other.items())
+    return f"the reference cannot yet play races under {shown}"
 
 
 def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
@@ -411,17 +545,19 @@ def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
 
 
 def _race_parts(binding: Binding, argv: list[str], timeout: float,
-                chunks: list[range]) -> list[Outcome]:
+                chunks: list[range], memory_mb: int | None) -> list[Outcome]:
     """The outcomes of the races of each chunk, one pool process per chunk, in chunk order."""
     with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
-        futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk) for chunk in chunks]
+        futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb)
+                   for chunk in chunks]
         return [future.result() for future in futures]
 
 
-def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range) -> Outcome:
+def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range,
+                memory_mb: int | None) -> Outcome:
     """Run the races of ``seeds`` through a new engine subprocess (a pool job)."""
     outcome = Outcome()
-    session = Session(argv, timeout, ruleset_of(binding))
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
     try:
         runner = Runner(binding, session, outcome)
         for seed in seeds:
@@ -431,98 +567,54 @@ def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range)
     return outcome
 
 
-# ---------------------------------------------------------------- reports
+def _report_folder(folder: Path) -> str | None:
+    """Why reports cannot be written into ``folder`` (None: they can)."""
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is not a folder"
+    import os
 
-def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
-    results = list(outcome.case_results.values())
-    return {
-        "protocol": PROTOCOL, "impl": impl, "implementation": outcome.implementation,
-        "reference": {"name": binding.name, "version": binding.version},
-        "ok": outcome.ok, "seconds": round(outcome.seconds, 2),
-        "cases": {k: results.count(k) for k in ("pass", "fail", "skip")},
-        "races": {"pass": outcome.races_passed, "fail": outcome.races_failed,
-                  "skip": outcome.races_skipped, "steps": outcome.steps},
-        "rules": outcome.rule_summary(binding.rule_ids()),
-        "failed_rules": outcome.failed_rules(),
-        "engine_failures": outcome.engine_failures,
-        "failures": [f.to_json() for f in outcome.failures],
-    }
-
-
-def repro_lines(failure: Failure) -> list[JSON]:
-    """The protocol requests that reproduce a failure."""
-    lines: list[JSON] = [{"op": "start", "protocol": PROTOCOL, "ruleset": "heat"},
-                         {"op": "load", "state": failure.state}]
-    for action in failure.actions:
-        lines.append({"op": "apply", "action": action})
-    if failure.check == "legal":
-        lines.append({"op": "legal"})
-    lines.append({"op": "stop"})
-    return lines
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable"
+    for name in ("report.json", "report.md"):
+        if (folder / name).is_dir():
+            return f"{folder / name} is a folder"
+    return None
 
 
-def report_markdown(report: JSON, outcome: Outcome, impl: str) -> str:
-    out = [f"# Conformance report: `{impl}`", "",
-           f"Protocol {PROTOCOL}; implementation {json.dumps(report['implementation'])}; "
-           f"reference {report['reference']['name']} {report['reference']['version']}.", "",
-           f"**Result: {'PASS' if report['ok'] else 'FAIL'}** in {report['seconds']} s. "
-           f"Cases: {report['cases']['pass']} pass, {report['cases']['fail']} fail, "
-           f"{report['cases']['skip']} skipped. Races: {report['races']['pass']} pass, "
-           f"{report['races']['fail']} fail, {report['races']['skip']} skipped "
-           f"({report['races']['steps']} steps).", ""]
-    if report["failed_rules"]:
-        out += ["Rules with failures: " + ", ".join(f"`{r}`" for r in report["failed_rules"]), ""]
-    out += ["## Per rule", "", "| rule | pass | fail | skipped |", "|---|---|---|---|"]
-    for rule, row in report["rules"].items():
-        out.append(f"| `{rule}` | {row['pass']} | {row['fail']} | {row['skip']} |")
-    if outcome.engine_failures:
-        out += ["", "## Engine failures", ""] + [f"- {e}" for e in outcome.engine_failures[:50]]
-    out += ["", "## Failures", ""]
-    if not outcome.failures:
-        out.append("None.")
-    for number, failure in enumerate(outcome.failures[:100], 1):
-        transcript = "\n".join(json.dumps(m, separators=(",", ":")) for m in repro_lines(failure))
-        out += [f"### {number}. {failure.where}", "",
-                f"Rules: {', '.join(f'`{r}`' for r in failure.rules)}. {failure.reason}.", "",
-                f"Actions from the loaded state: `{' ; '.join(failure.actions) or '(none)'}`; "
-                f"then `{failure.check}`.", "",
-                "Differences (expected vs got):", "", "```",
-                *json_diff(failure.expected, failure.actual), "```", "",
-                "Expected:", "", "```json", json.dumps(failure.expected)[:3000], "```", "",
-                "Got:", "", "```json", json.dumps(failure.actual)[:3000], "```", "",
-                "Repro (pipe these lines into your engine):", "",
-                "```sh", f"cat > repro-{number}.jsonl <<'EOF'", transcript, "EOF",
-                f"{impl} < repro-{number}.jsonl", "```", ""]
-    return "\n".join(out) + "\n"
-
-
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _terminal_progress(phase: str, done: int, total: int, divergences: int) -> None:
+    sys.stderr.write(f"\r  {phase}: {done}/{total}, {divergences} divergence(s)   ")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
 
 
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
-    parser = argparse.ArgumentParser(prog="heatcore conform",
-                                     description="Check another engine against heatcore.")
+    from heatcore.conformance.reports import report_json, report_markdown, summary_lines
+    from heatcore.files import write_atomic
+
+    parser = Parser("heatcore conform", description="Check another engine against heatcore.")
     parser.add_argument("--impl", required=True, help='the engine\'s command, e.g. "mybin --x"')
-    parser.add_argument("--races", type=int, default=200, help="seeded random races (200)")
-    parser.add_argument("--report", type=Path, default=None, help="write report.json/.md here")
+    parser.add_argument("--races", type=nonnegative, default=200, help="seeded random races")
+    parser.add_argument("--report", type=Path, default=None,
+                        help="write report.json and report.md into this folder (checked "
+                             "before the run)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per message")
-    parser.add_argument("--fixtures", type=Path, default=None, help="corpus (spec/fixtures)")
+    parser.add_argument("--fixtures", type=Path, default=None,
+                        help="corpus folder (default: the ruleset's spec/.../fixtures)")
     parser.add_argument("--no-fixtures", action="store_true", help="run the races only")
-    parser.add_argument("--seed", type=int, default=RACE_SEED_BASE, help="first race seed")
+    parser.add_argument("--seed", type=seed, default=RACE_SEED_BASE, help="first race seed")
     parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
-                        help="the ruleset to check (heat)")
-    parser.add_argument("--workers", type=_positive, default=1,
-                        help="processes for the races, each with its own engine (1); the "
-                             "give-up limits count per worker")
+                        help="the ruleset to check")
+    parser.add_argument("--workers", type=positive, default=1,
+                        help="processes for the races, each with its own engine (1)")
+    parser.add_argument("--memory-mb", type=positive, default=None,
+                        help="cap the engine's address space (MiB); none by default")
+    parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                        help="progress on stderr (auto: when stderr is a terminal)")
     args = parser.parse_args(argv)
     try:
         command = shlex.split(args.impl)
@@ -532,27 +624,32 @@ def main(argv: list[str]) -> int:
     if not command:
         print("heatcore conform: --impl is empty", file=sys.stderr)
         return 2
+    if args.report is not None:
+        problem = _report_folder(args.report)
+        if problem is not None:
+            print(f"heatcore conform: cannot write --report: {problem}", file=sys.stderr)
+            return 2
     if command[0] == "heatcore" and shutil.which("heatcore") is None:
         command = [sys.executable, "-m", "heatcore.cli", *command[1:]]
     binding = load_binding(args.ruleset)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
-    outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
-                  workers=args.workers)
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    try:
+        outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
+                      progress=_terminal_progress if show else None, workers=args.workers,
+                      memory_mb=args.memory_mb)
+    except CannotStart as error:
+        print(f"heatcore conform: the engine did not start: {error}", file=sys.stderr)
+        return 2
     report = report_json(outcome, binding, args.impl)
-    summary = report_markdown(report, outcome, args.impl)
     if args.report is not None:
+        import json
+
+        args.report.mkdir(parents=True, exist_ok=True)
         write_atomic(args.report / "report.json", json.dumps(report, indent=1) + "\n")
-        write_atomic(args.report / "report.md", summary)
-    failing = {r: row for r, row in report["rules"].items() if row["fail"]}
-    print(f"conform: {'PASS' if report['ok'] else 'FAIL'} ({args.impl}) in {report['seconds']} s")
-    print(f"  cases: {report['cases']}; races: {report['races']}")
-    print(f"  workers: {args.workers}")
-    for rule, row in failing.items():
-        print(f"  FAIL {rule}: {row['fail']} failing, {row['pass']} passing")
-    for line in outcome.engine_failures[:5]:
-        print(f"  engine: {line}")
+        write_atomic(args.report / "report.md", report_markdown(report, args.impl))
+    for line in summary_lines(report, args.impl, args.workers):
+        print(line)
     if args.report is not None:
         print(f"  report: {args.report / 'report.md'}")
     return 0 if report["ok"] else 1
-
-

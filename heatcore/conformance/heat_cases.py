@@ -700,11 +700,18 @@ def _safe(pred: Callable[[Step], bool], step: Step) -> bool:
         return False
 
 
-def all_cases() -> list[JSON]:
+#: The stages of :func:`all_cases`, for a progress display.
+CASE_STAGES = ("seed examples", "cases from seeded races", "rejections", "crafted states",
+               "hand over the limit", "weather, road conditions and Legends", "steered races",
+               "Z3 witnesses")
+
+
+def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     """Every case of the Heat corpus, in a fixed order: seed examples, cases cut from seeded
     races and crafted states, then steps of races steered towards rare situations
     (``steered.*``), then the Z3 miner's witnesses (``mined.*``, mined in a subprocess
-    while the others are built)."""
+    while the others are built). ``stage`` is told each stage of :data:`CASE_STAGES` as it
+    starts."""
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
         legend_cases,
@@ -721,18 +728,26 @@ def all_cases() -> list[JSON]:
         binding = HeatBinding()
         lap_length = {t: load_track(t).finish_position(1) for t in binding.tracks()}
         builder = Builder(binding)
+        stage(CASE_STAGES[0])
         seed_examples(builder)
+        stage(CASE_STAGES[1])
         race_cases(builder, lap_length)
         sharpened_cases(builder, lap_length, lambda seed: _race(binding, seed))
+        stage(CASE_STAGES[2])
         rejection_cases(builder)
+        stage(CASE_STAGES[3])
         crafted_cases(builder)
+        stage(CASE_STAGES[4])
         _hand_over_limit(builder)
         _no_round_limit(builder)
+        stage(CASE_STAGES[5])
         weather_cases(builder.add)
         legend_cases(builder.add)
         regression_cases(binding, builder.add)
         mined_legend_cases(binding, builder.add)
+        stage(CASE_STAGES[6])
         cases = builder.cases + steered_cases(binding)
+        stage(CASE_STAGES[7])
     except BaseException:
         miner.cancel()
         raise

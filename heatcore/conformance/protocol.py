@@ -1,7 +1,8 @@
 """The JSON-lines protocol (version ``conform/1``): both ends.
 
 One request per line on the engine's stdin, one response per line on its stdout. Requests:
-``start``, ``load``, ``legal``, ``apply``, ``stop``; each has a schema in ``spec/schemas``.
+``start``, ``setup``, ``load``, ``legal``, ``apply``, ``stop``; each has a schema in
+``spec/schemas``.
 ``EngineProcess`` drives a foreign engine and never hangs: every read has a timeout, lines
 are capped in size, and any failure (crash, hang, garbage, huge line, closed pipe, a reply
 that breaks its schema) is raised as ``EngineFailure`` with a stable ``kind``.
@@ -14,6 +15,8 @@ import io
 import json
 import os
 import queue
+import resource
+import signal
 import subprocess
 import tempfile
 import threading
@@ -23,7 +26,7 @@ from heatcore.conformance import PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, Rejected
 from heatcore.conformance.schema import SchemaError, check
 
-OPS = ("start", "load", "legal", "apply", "stop")
+OPS = ("start", "setup", "load", "legal", "apply", "stop")
 #: Longest response line accepted (bytes).
 MAX_LINE = 4 * 1024 * 1024
 _EOF = b""
@@ -43,7 +46,7 @@ class EngineProcess:
     """A foreign engine run as a subprocess (no shell) and spoken to over JSON lines."""
 
     def __init__(self, argv: list[str], timeout: float = 10.0, max_line: int = MAX_LINE,
-                 validate: bool = True) -> None:
+                 validate: bool = True, memory_mb: int | None = None) -> None:
         self.argv = argv
         self.timeout = timeout
         self.max_line = max_line
@@ -52,7 +55,8 @@ class EngineProcess:
         self.exchanged = 0
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, bufsize=0)
+                                         stderr=self._stderr, bufsize=0,
+                                         preexec_fn=_memory_cap(memory_mb))
         except OSError as error:
             self._stderr.close()
             raise EngineFailure("not-started", f"cannot run {argv!r}: {error}") from None
@@ -84,6 +88,19 @@ class EngineProcess:
         except (OSError, ValueError):
             return ""
 
+    def stderr_excerpt(self, head: int = 5, tail: int = 10) -> str:
+        """The first ``head`` and last ``tail`` lines the engine wrote to stderr ('' if none)."""
+        try:
+            self._stderr.seek(0)
+            lines = self._stderr.read(1 << 20).decode("utf-8", "replace").splitlines()
+        except (OSError, ValueError):
+            return ""
+        lines = [line[:300] for line in lines if line.strip()]
+        if len(lines) <= head + tail:
+            return "\n".join(lines)
+        skipped = len(lines) - head - tail
+        return "\n".join([*lines[:head], f"... ({skipped} lines) ...", *lines[-tail:]])
+
     def _fail(self, kind: str, detail: str) -> EngineFailure:
         self.dead = EngineFailure(kind, detail)
         self.close()
@@ -107,7 +124,7 @@ class EngineProcess:
         except (OSError, ValueError):
             code = self.proc.poll()
             if code is not None:
-                raise self._fail("crashed", f"exited with code {code}") from None
+                raise self._fail("crashed", exit_text(code)) from None
             raise self._fail("closed-pipe", "stdin closed") from None
 
     def receive(self, op: str) -> JSON:
@@ -126,7 +143,7 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 raise self._fail("closed-pipe",
                                  f"stdout closed before replying to {op!r}") from None
-            raise self._fail("crashed", f"exited with code {code} before replying to {op!r}")
+            raise self._fail("crashed", f"{exit_text(code)} before replying to {op!r}")
         try:
             reply = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -167,6 +184,28 @@ class EngineProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def exit_text(code: int) -> str:
+    """How a process ended: ``exited with code 3`` or ``killed by SIGABRT``."""
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def _memory_cap(memory_mb: int | None) -> Any:
+    """A ``preexec_fn`` limiting the child's address space to ``memory_mb`` MiB (or None)."""
+    if memory_mb is None:
+        return None
+    limit = memory_mb * 1024 * 1024
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return cap
 
 
 class _Lines:
@@ -230,12 +269,20 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
     if op == "start":
         if request["protocol"] != PROTOCOL:
             return _error("unsupported", f"this engine speaks {PROTOCOL}")
+        if request["ruleset"] != binding.ruleset:
+            return _error("unsupported", f"this engine plays {binding.ruleset!r}")
         return {"ok": True, "protocol": PROTOCOL,
                 "implementation": {"name": binding.name, "version": binding.version},
-                "rulings": binding.rulings(), "tracks": binding.tracks()}
+                "ruleset": binding.ruleset, "rulings": binding.rulings(),
+                "tracks": binding.tracks(), "modules": binding.modules(),
+                "compare": ["state", "legal", "events"],
+                "rule_ids": True}
     if op == "stop":
         return {"ok": True}
     try:
+        if op == "setup":
+            session["state"] = binding.setup(request["setup"])
+            return {"ok": True, "state": session["state"]}
         if op == "load":
             session["state"] = binding.load(request["state"])
             return {"ok": True}

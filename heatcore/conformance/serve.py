@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from heatcore.cliutil import Parser
 from heatcore.conformance.binding import Binding
 from heatcore.conformance.bindings import BINDINGS, load_binding
 from heatcore.conformance.protocol import serve
@@ -24,7 +24,7 @@ def run(binding: Binding | None = None) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore serve``."""
-    parser = argparse.ArgumentParser(prog="heatcore serve",
+    parser = Parser("heatcore serve",
                                      description="Speak the conformance protocol (conform/1) "
                                                  "on stdin/stdout.")
     parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),

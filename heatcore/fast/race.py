@@ -22,6 +22,7 @@ from heatcore.actions import (
     Plan,
     Shuffle,
     Slipstream,
+    require_action,
 )
 from heatcore.cards import (
     BASIC_SET,
@@ -89,7 +90,7 @@ class FastRace:
         "_legal", "adrenaline", "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
         "corner_positions", "cursor", "finish", "flips_left", "laps", "modules",
-        "order", "phase", "ranking", "round", "shuffle", "speed", "spots", "stage",
+        "order", "phase", "ranking", "round", "shuffle", "speed", "spins", "spots", "stage",
         "start_position", "supply", "to_move", "track")
 
     #: The modules this engine plays (none yet: follow-up, issue 15).
@@ -103,6 +104,7 @@ class FastRace:
                 raise UnsupportedModule(module, "the fast engine")
         self.track: Track = state.track
         self.laps = state.laps
+        self.spins = 0  # spin-outs since this object was made (a tally, not race state)
         self.finish = state.finish_position
         self.corner_lines = unrolled_lines(state.track, state.laps)
         self.corner_positions = [position for position, _, _ in self.corner_lines]
@@ -214,6 +216,7 @@ class FastRace:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` and every step after it that needs no choice. An illegal
         action raises the reference engine's IllegalAction and changes nothing."""
+        require_action(action)
         if isinstance(action, Plan):
             self._check_plan(action)
             self._apply_plan(action)
@@ -485,6 +488,7 @@ class FastRace:
             car.discard += [HEAT] * car.engine
             car.engine = 0
             self._place(car, line_position)
+            self.spins += 1
             stress = min(spin_stress(car.gear), self.supply)
             car.gear = 1
             car.hand = canonical(car.hand + (STRESS,) * stress)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from heatcore.conformance.binding import JSON, RandomRace, Rejected, Step
+from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected, Step
 from heatcore.errors import RulesError
 from heatcore.notation import event_to_dict
 from heatcore.rallyman.driver import POLICIES, sample_chance
@@ -112,8 +112,27 @@ class RallymanBinding:
             before = after
         return RandomRace(seed, f"{track} {players} cars", start, steps)
 
-    def attribute(self, state: JSON, action: str | None, expected: JSON,
-                  actual: JSON) -> list[str]:
+    def modules(self) -> list[str]:
+        """Rallyman GT has no optional modules here."""
+        return []
+
+    def describe(self, rule: str) -> str:
+        """A rule's one-line title ('' for an unknown ID)."""
+        known = rules()
+        return known[rule].title if rule in known else ""
+
+    def setup(self, setup: JSON) -> JSON:
+        """Setups are not compared for Rallyman GT yet: its races carry no setup."""
+        raise Rejected("unsupported", "", "setup requests are not served for rallyman-gt; "
+                       "its races start from a loaded state")
+
+    def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
+                  actual: JSON, rule_ids: bool = False) -> Attribution:
+        """The rules behind a difference, most likely first, and what differs."""
+        found = self._rules_of(state, expected, actual)
+        return Attribution(found, f"{check}: {found[0]}")
+
+    def _rules_of(self, state: JSON, expected: JSON, actual: JSON) -> list[str]:
         """Rule IDs behind a difference (refused actions name their rule)."""
         found: list[str] = []
 

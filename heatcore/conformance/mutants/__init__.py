@@ -20,6 +20,19 @@ BROKEN: dict[str, str] = {
     "spin_stress_count": "corner.spin",
 }
 
+#: More planted bugs, several of which remove behaviour, for the attribution test: each
+#: maps to the rule the harness must rank first.
+PLANTED: dict[str, str] = {
+    "no_slipstream": "slipstream.eligible",
+    "no_discard": "discard.optional",
+    "draw_to_six": "replenish.draw",
+    "boost_free": "react.boost",
+    "two_shift_free": "gear.shift.two-costs-heat",
+    "spin_keeps_gear": "corner.spin",
+    "cluttered_keeps_gear": "play.cluttered",
+    "adrenaline_no_move": "adrenaline.effects",
+}
+
 #: Protocol-level failures and how the harness names them.
 PROTOCOL_FAILURES: dict[str, str] = {
     "broken_crash": "crashed",

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""A conformance adapter for `heatcore conform`, to copy and fill in.
+
+It speaks the JSON-lines protocol conform/1 on stdin/stdout (spec/schemas/HOWTO.md, sections
+1 and 2) and hands each request to your engine through the five functions marked FILL IN.
+Anything you leave unimplemented answers `unsupported`, which the harness counts as a skip
+with the reason you give, so you can start with one function and add the others.
+
+Run it:  heatcore conform --impl "python3 template.py" --report out/
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+JSON = Any
+
+
+class Unsupported(Exception):
+    """Raise this (with a reason) for a request your engine does not handle."""
+
+
+class Refused(Exception):
+    """Raise this when your engine refuses an action or a state: kind is illegal-action,
+    invalid-state or malformed (HOWTO section 1); rule is a heatcore rule ID or None."""
+
+    def __init__(self, kind: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.rule = kind, message, rule
+
+
+# ----------------------------------------------------------------------------- declare
+#: The `start` reply (HOWTO section 2). Declare only what your engine really does.
+HELLO: JSON = {
+    "ok": True,
+    "protocol": "conform/1",
+    "implementation": {"name": "my-engine", "version": "0.1"},
+    "ruleset": "heat",
+    # What the harness compares: drop "events" if your engine has no event vocabulary.
+    "compare": ["state", "legal", "events"],
+    # Rulings (spec/rulings.toml) your engine decides as heatcore does; {"id": "alt"} for others.
+    "rulings": [],
+    "tracks": ["usa"],
+    "modules": [],
+    "rule_ids": False,
+}
+
+
+class Adapter:
+    """Holds the current state between requests. Convert between heatcore's JSON (HOWTO
+    sections 3-5) and your engine's own structures here."""
+
+    def __init__(self) -> None:
+        self.state: Any = None  # your engine's current state
+
+    # ------------------------------------------------------------------------ FILL IN
+    def setup(self, setup: JSON) -> JSON:
+        """Build the start state from a setup (HOWTO section 6: grid order and every deck
+        are given; do not shuffle), make it current, return it as heatcore JSON."""
+        raise Unsupported("setup is not implemented")
+
+    def load(self, state: JSON) -> None:
+        """Make a heatcore state (heat-state.schema.json) current. It can be any state of
+        a race: the plan phase, the middle of a turn (the `turn` object), a pending shuffle.
+        If your engine plays phase by phase and cannot hold some of these, raise Unsupported
+        for them (HOWTO section 7)."""
+        raise Unsupported("load is not implemented")
+
+    def legal(self) -> list[str]:
+        """Every legal action of the current state, as canonical strings (HOWTO section 4);
+        [] at a chance point (state `shuffle` not null) or when the race is over."""
+        raise Unsupported("legal is not implemented")
+
+    def apply(self, action: str) -> tuple[JSON, list[JSON]]:
+        """Apply an action; return (next state as heatcore JSON, events). Run every step that
+        needs no choice, and skip every step whose only choice is to pass (HOWTO section 3).
+        A `shuffle` action gives a deck order: use it instead of your random generator
+        (HOWTO section 6). Raise Refused if the action is not legal (the state must stay)."""
+        raise Unsupported("apply is not implemented")
+
+    # ------------------------------------------------------------------------ protocol
+    def handle(self, request: JSON) -> JSON:
+        """The reply to one request."""
+        op = request.get("op") if isinstance(request, dict) else None
+        try:
+            if op == "start":
+                if request.get("ruleset") != HELLO["ruleset"]:
+                    raise Unsupported(f"this engine plays {HELLO['ruleset']}")
+                return HELLO
+            if op == "stop":
+                return {"ok": True}
+            if op == "setup":
+                return {"ok": True, "state": self.setup(request["setup"])}
+            if op == "load":
+                self.load(request["state"])
+                return {"ok": True}
+            if op == "legal":
+                return {"ok": True, "actions": self.legal()}
+            if op == "apply":
+                state, events = self.apply(request["action"])
+                reply: JSON = {"ok": True, "state": state}
+                if "events" in HELLO["compare"]:
+                    reply["events"] = events
+                return reply
+            return _error("protocol", f"unknown op {op!r}")
+        except Unsupported as why:
+            return _error("unsupported", str(why))
+        except Refused as refused:
+            return _error(refused.kind, refused.message, refused.rule)
+
+
+def _error(kind: str, message: str, rule: str | None = None) -> JSON:
+    error: JSON = {"kind": kind, "message": message}
+    if rule:
+        error["rule"] = rule
+    return {"ok": False, "error": error}
+
+
+def main(adapter: Adapter) -> int:
+    """Answer requests line by line until `stop` or end of input. Logs go to stderr."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            reply = _error("malformed", f"not JSON: {error}")
+            request = None
+        else:
+            reply = adapter.handle(request)
+        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "stop":
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Adapter()))

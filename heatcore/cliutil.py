@@ -1,0 +1,95 @@
+"""What every ``heatcore`` subcommand shares: its argument parser, the types of its
+arguments, and how a bad input ends (one clear line on stderr, exit status 2). Nothing here
+is about Heat: the parts of heatcore that are not (the kit, the proof runner) use it too."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, NoReturn
+
+#: The exit status of a bad input (a usage error, a file that cannot be read or written).
+BAD_INPUT = 2
+
+
+class CommandError(Exception):
+    """A bad input to a command: the message is printed as one line, the exit status is 2."""
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help text as written, each option's default appended (unless it is None or off, or
+    the option is a switch)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" in text or default is None or default is False
+                or default is argparse.SUPPRESS or not action.option_strings
+                or action.nargs == 0):  # a switch: its help says what it turns on or off
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and a pointer to ``--help``)."""
+
+    def __init__(self, prog: str | None = None, description: str | None = None,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(prog=prog, description=description, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: MESSAGE (see PROG --help)`` on stderr and exit with status 2."""
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        raise SystemExit(BAD_INPUT)
+
+
+def positive(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
+    return value
+
+
+def nonnegative(text: str) -> int:
+    """A whole number of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number of at least 0 (a negative seed would play the same race as
+    its absolute value, so it is refused)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is 0 or more, not {text}")
+    return value
+
+
+def writable_dir(path: Path) -> Path:
+    """``path`` as a folder this process can write files into (created if missing);
+    CommandError saying why not otherwise. Commands check this before long work."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".heatcore-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CommandError(f"cannot write into {path}: {reason}") from None
+    return path
