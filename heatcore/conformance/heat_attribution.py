@@ -80,6 +80,9 @@ FIELD_RULES: dict[tuple[str, str], str] = {
     ("spun-out", "racing_line"): "corner.spin",
     ("discarded", "cards"): "discard.optional", ("drew", "count"): "replenish.draw",
     ("ranked", "place"): "finish.ranking", ("race-over", "ranking"): "finish.ranking",
+    # a Legend's move: how far its card takes it, and where it must stop before a corner
+    ("legend", "spaces"): "legend.card", ("legend", "rule"): "legend.one-corner",
+    ("legend", "diamond"): "legend.card", ("legend", "helmet"): "legend.card",
 }
 
 #: What a slipstream that changes the turn's speed is reported as.
