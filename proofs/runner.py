@@ -305,8 +305,8 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
                                  result=f"FAILED: lemma {', '.join(missing)} not proved")
             rows += got
             on_rows(got)
-        for fut in vacuity:
-            rows.append(fut.result())
+        for premises in vacuity:
+            rows.append(premises.result())
             on_rows(rows[-1:])
         if refining:
             rows.append(refinement_row([f.result() for f in refining], refine_turns,
