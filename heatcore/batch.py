@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from heatcore.driver import greedy_policy, random_policy, random_race
 from heatcore.fast import FAST_POLICIES, fast_random_race
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 
 POLICIES = {"greedy": greedy_policy, "random": random_policy}
 ENGINES = ("fast", "reference")
@@ -48,28 +49,28 @@ class BatchSummary:
 
 
 def one_race(track: str, players: int, seed: int, laps: int | None = None,
-             policy: str = "random", engine: str = "fast") -> RaceResult:
+             policy: str = "random", engine: str = "fast",
+             rulings: Rulings = DEFAULT_RULINGS) -> RaceResult:
     """Play one seeded race to the end (runs in a worker process)."""
     if engine == "fast":
-        fast = fast_random_race(track, players, seed, laps, FAST_POLICIES[policy])
+        fast = fast_random_race(track, players, seed, laps, FAST_POLICIES[policy], rulings)
         return RaceResult(seed, len(fast.actions), fast.final.ranking)
-    race = random_race(track, players, seed, laps, POLICIES[policy])
+    race = random_race(track, players, seed, laps, POLICIES[policy], rulings)
     return RaceResult(seed, len(race.actions), race.final.ranking)
 
 
-def _race_job(job: tuple[str, int, int, int | None, str, str]) -> RaceResult:
-    track, players, seed, laps, policy, engine = job
-    return one_race(track, players, seed, laps, policy, engine)
+def _race_job(job: tuple[str, int, int, int | None, str, str, Rulings]) -> RaceResult:
+    return one_race(*job)
 
 
 def run_races(track: str, players: int, seeds: list[int], laps: int | None = None,
               policy: str = "random", workers: int = 1, engine: str = "fast",
-              pool: bool | None = None) -> BatchSummary:
+              pool: bool | None = None, rulings: Rulings = DEFAULT_RULINGS) -> BatchSummary:
     """Play a race for each seed on ``workers`` processes of a pool; by default (``pool``
     None) a single worker plays in this process instead."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
-    jobs = [(track, players, seed, laps, policy, engine) for seed in seeds]
+    jobs = [(track, players, seed, laps, policy, engine, rulings) for seed in seeds]
     start = time.perf_counter()
     use_pool = workers > 1 if pool is None else pool
     if use_pool:

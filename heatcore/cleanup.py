@@ -10,6 +10,7 @@ from heatcore.cards import DISCARDABLE, HAND_SIZE, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.registry import implements
+from heatcore.rulings import FINISHED_DISCARD_DRAW
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
 
@@ -52,7 +53,7 @@ def apply_discard(state: RaceState, turn: Turn, action: Discard,
     return enter_replenish(state, turn, events)
 
 
-@implements("replenish.cleanup", "ruling.reshuffle-includes-played")
+@implements("replenish.cleanup", "replenish.discard-before-draw")
 def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     """Played cards and the basic cards found by flips go to the discard pile."""
     car = state.cars[turn.car]
@@ -65,13 +66,13 @@ def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceSt
 
 
 @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
-            "ruling.hand-over-limit", "ruling.finished-car-turn")
+            "ruling.hand-over-limit", "ruling.finished-car-discard-draw")
 def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tuple[RaceState, bool]:
     """Draw to 7; returns (state, done). Not done means a shuffle is awaited.
-    A car past the final finish line draws nothing; if deck and discard are both empty,
-    the hand stays short."""
+    A car past the final finish line draws like any other (it draws nothing under the
+    alternative "skip"); if deck and discard are both empty, the hand stays short."""
     car = state.cars[turn.car]
-    if state.has_finished(turn.car):
+    if state.rulings.chose(FINISHED_DISCARD_DRAW, "skip") and state.has_finished(turn.car):
         return state, True
     need = HAND_SIZE - len(car.hand)
     if need <= 0:

@@ -36,7 +36,8 @@ from heatcore.outcomes import (
 from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.registry import GAMES
 from heatcore.report import play_by_play
-from heatcore.setup import random_setup
+from heatcore.rulings import Rulings, make_rulings, parse_ruling_option
+from heatcore.setup import first_track, random_setup
 from heatcore.terminal import progress, write_text
 from heatcore.track import resolve_track, track_ids
 from heatcore.weather import MODULES
@@ -126,6 +127,9 @@ def add_race(sub: Any) -> None:
                       help="Legend cars added by the legends module (players + Legends <= 6)")
     race.add_argument("--aggressive", action="store_true",
                       help="aggressive Legends (legends module)")
+    race.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
+                      help="play under this alternative of a switchable ruling "
+                           "(spec/rulings.toml); repeat for several")
     race.set_defaults(func=run_race)
 
 
@@ -134,14 +138,14 @@ def run_race(args: argparse.Namespace) -> int:
     if args.game != "heat":
         return run_race_other(args)
     try:
-        args.track = track(args.track or "usa")
+        args.track = track(args.track or first_track())
     except argparse.ArgumentTypeError as error:
         raise CommandError(str(error)) from None
     if args.count > 1:
         return run_race_batch(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
-                         args.legends, args.aggressive)
+                         args.legends, args.aggressive, rulings=_rulings(args))
     race = play(setup, seated_policy(args.policy, args.players), rng)
     write_text(play_by_play(race, legend=args.legend))
     if args.json:
@@ -163,6 +167,11 @@ def run_race_other(args: argparse.Namespace) -> int:
     return rallyman_cli.race(args)
 
 
+def _rulings(args: argparse.Namespace) -> Rulings:
+    """The ``--ruling ID=ALTERNATIVE`` options as a configuration (MalformedInput if wrong)."""
+    return make_rulings(dict(parse_ruling_option(text) for text in args.ruling))
+
+
 def run_race_batch(args: argparse.Namespace) -> int:
     """``--count N``: N independent races, seeds ``seed .. seed+N-1``, on ``--workers``;
     their outcomes, then the speed."""
@@ -175,7 +184,7 @@ def run_race_batch(args: argparse.Namespace) -> int:
     seeds = list(range(args.seed, args.seed + args.count))
     with progress(len(seeds), "races") as advance:
         out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
-                            args.engine, args.workers, advance)
+                            args.engine, args.workers, advance, rulings=_rulings(args))
     write_text("\n".join(outcome_lines(out)) + "\n")
     print(f"engine: {out.engine}")
     print(f"races: {len(out.races)}")

@@ -6,6 +6,7 @@ from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.events import Event, event
 from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
+from heatcore.rulings import STRESS_SUPPLY
 from heatcore.state import RaceState, Turn
 from heatcore.values import replace
 from heatcore.weather import corner_heat, corner_limit
@@ -18,7 +19,8 @@ def spin_stress(gear: int) -> int:
 
 
 @implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
-            "slipstream.speed-unchanged", "corner.after-finish-ignored")
+            "slipstream.speed-unchanged", "corner.after-finish-ignored", "ruling.stress-supply",
+            "ruling.setback-corner")
 def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     """Compare the turn's speed with each corner line crossed since the reveal, in crossing
     order. Pay the excess from engine to discard; if the engine cannot pay, pay it all,
@@ -42,7 +44,9 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
             continue
         paid = car.engine
         position, racing = free_spot_from(line.position, occupied(state, turn.car))
-        stress = min(spin_stress(car.gear), state.supply)
+        stress = spin_stress(car.gear)
+        if not state.rulings.chose(STRESS_SUPPLY, "unlimited"):
+            stress = min(stress, state.supply)
         events.append(event("spun-out", turn.car, corner=line.number, limit=limit,
                             speed=turn.speed, heat=paid, stress=stress, position=position,
                             racing_line=racing))

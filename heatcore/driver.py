@@ -23,6 +23,7 @@ from heatcore.cards import STRESS, UPGRADE_0, VALUE, Card
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
 from heatcore.legends import full_deck
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 
@@ -142,10 +143,11 @@ def play(setup: RaceSetup, policy: Policy, rng: random.Random,
 
 
 def random_race(track: str, players: int, seed: int, laps: int | None = None,
-                policy: Policy = random_policy) -> Race:
-    """A whole race from one seed: setup, chance and (by default random) choices."""
+                policy: Policy = random_policy, rulings: Rulings = DEFAULT_RULINGS) -> Race:
+    """A whole race from one seed: setup, chance and (by default random) choices, played
+    under ``rulings``."""
     rng = random.Random(seed)
-    return play(random_setup(track, players, rng, laps), policy, rng)
+    return play(random_setup(track, players, rng, laps, rulings=rulings), policy, rng)
 
 
 def replay(setup: RaceSetup, actions: list[Action]) -> Race:

@@ -38,11 +38,12 @@ from heatcore.corners import check_corners
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.legends import apply_legend_shuffle, check_legend_shuffle, legend_turn
-from heatcore.planning import apply_plan, check_plan, legal_plans
+from heatcore.planning import apply_plan, check_plan, legal_plans, shift_gears
 from heatcore.react import apply_react, check_react, react_choices
 from heatcore.registry import implements
 from heatcore.reveal import finish_flips, flip_once, reveal
 from heatcore.rounds import end_round, has_adrenaline, next_planner
+from heatcore.rulings import FINISHED_DISCARD_DRAW, SPIN_DISCARD
 from heatcore.slipstream import (
     apply_slipstream,
     can_slipstream,
@@ -165,12 +166,20 @@ def _start_turn(state: RaceState, events: list[Event]) -> RaceState:
     return reveal(state, turn, events)
 
 
+@implements("ruling.spin-discard", "ruling.finished-car-discard-draw")
 def _after_slipstream(state: RaceState, events: list[Event]) -> RaceState:
-    """Check corners, then go to discard (or straight to replenish past the finish)."""
+    """Check corners, then go to discard, or straight to replenish when there is nothing to
+    discard (or, under the rulings' alternatives, after a spin or past the finish)."""
     turn = state.turn
     assert turn is not None
+    seen = len(events)
     state = check_corners(state, turn, events)
-    if state.has_finished(turn.car) or not discardable(state, turn.car):
+    rulings = state.rulings
+    skip = (not discardable(state, turn.car)
+            or (rulings.chose(FINISHED_DISCARD_DRAW, "skip") and state.has_finished(turn.car))
+            or (rulings.chose(SPIN_DISCARD, "straight-to-replenish")
+                and any(e.kind == "spun-out" for e in events[seen:])))
+    if skip:
         return enter_replenish(state, replace(turn, stage=DISCARD), events)
     return replace(state, turn=replace(turn, stage=DISCARD))
 
@@ -181,6 +190,7 @@ def _advance(state: RaceState, events: list[Event]) -> RaceState:
         if state.phase is PLAN:
             if state.cursor < len(state.order):
                 return state
+            state = shift_gears(state, events)  # every plan is in (info.gears-shown)
             state = _start_turn(replace(state, phase=TURN, cursor=0), events)
             continue
         if state.phase is not TURN:

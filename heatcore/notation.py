@@ -27,6 +27,7 @@ from heatcore.cards import ALL_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
 from heatcore.legends import check_deck_order, colours, legend_cards
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings
 from heatcore.setup import RaceSetup
 from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState, Stage, Turn, car_name
 from heatcore.track import load_track
@@ -130,6 +131,7 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
         "track": state.track.id,
         "laps": state.laps,
         "modules": list(state.modules),
+        "rulings": state.rulings.as_dict(),
         "round": state.round,
         "phase": state.phase.value,
         "order": [car_name(i) for i in state.order],
@@ -199,6 +201,16 @@ class _Reader:
         if any(i >= count for i in out):
             raise MalformedInput("round.sequence", f"{self.path}.{key} names an unknown car")
         return out
+
+
+def rulings_from(data: Any, path: str) -> Rulings:
+    """The ``rulings`` object of a state or setup (ruling ID -> chosen alternative); a
+    missing object (None), or a ruling left out, takes the default."""
+    if data is None:
+        return DEFAULT_RULINGS
+    if not isinstance(data, dict):
+        raise MalformedInput("round.sequence", f"{path} must be an object of ruling -> choice")
+    return make_rulings(data)
 
 
 def _car_from(data: Any, index: int) -> Car:
@@ -308,6 +320,7 @@ def state_from_dict(data: Any) -> RaceState:
         shuffle=None if shuffle is None else parse_car(shuffle),
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
         legends=legends,
+        rulings=rulings_from(r.data.get("rulings"), "state.rulings"),
     )
 
 
@@ -336,7 +349,8 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
     """A race setup as JSON data."""
     out: dict[str, Any] = {"track": setup.track, "players": setup.players, "laps": setup.laps,
                            "grid": [car_name(i) for i in setup.grid],
-                           "decks": [list(d) for d in setup.decks]}
+                           "decks": [list(d) for d in setup.decks],
+                           "rulings": setup.rulings.as_dict()}
     if setup.modules:
         out["modules"] = list(setup.modules)
     if setup.weather is not None:
@@ -363,7 +377,8 @@ def setup_from_dict(data: Any) -> RaceSetup:
                      decks=tuple(_Reader({"d": d}, f"setup.decks[{i}]").get_cards("d")
                                  for i, d in enumerate(decks)),
                      modules=modules, weather=conditions.weather if conditions else None,
-                     road=conditions.road if conditions else (), **legends)
+                     road=conditions.road if conditions else (), **legends,
+                     rulings=rulings_from(r.data.get("rulings"), "setup.rulings"))
 
 
 def _setup_legends(r: _Reader, modules: tuple[str, ...]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from heatcore.fast import FastRace
 from heatcore.fast.driver import fast_random_policy, on_reference_state
 from heatcore.fast.driver import random_shuffle as fast_shuffle
 from heatcore.report import laps_text
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 
@@ -184,11 +185,12 @@ def _driver(name: str, engine: str) -> Callable[[Any, tuple[Action, ...], random
 
 
 def observe_race(track: str, players: int, seed: int, laps: int | None,
-                 policies: Sequence[str], engine: str = "fast") -> RaceOutcome:
+                 policies: Sequence[str], engine: str = "fast",
+                 rulings: Rulings = DEFAULT_RULINGS) -> RaceOutcome:
     """Play one seeded race (as ``random_race`` would, policies seated by
-    :func:`seat_policies`) and count what happened."""
+    :func:`seat_policies`, under ``rulings``) and count what happened."""
     rng = random.Random(seed)
-    setup = random_setup(track, players, rng, laps)
+    setup = random_setup(track, players, rng, laps, rulings=rulings)
     game: _Game = _FastGame(setup) if engine == "fast" else _ReferenceGame(setup)
     seats = seat_policies(policies, players)
     drivers = {name: _driver(name, engine) for name in set(seats)}
@@ -238,7 +240,7 @@ def observe_race(track: str, players: int, seed: int, laps: int | None,
                        max(ranked_in_round.values(), default=0), first_across)
 
 
-def _job(job: tuple[str, int, int, int | None, tuple[str, ...], str]) -> RaceOutcome:
+def _job(job: tuple[str, int, int, int | None, tuple[str, ...], str, Rulings]) -> RaceOutcome:
     return observe_race(*job)
 
 
@@ -314,10 +316,11 @@ class Outcomes:
 
 def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
                   policies: Sequence[str], engine: str = "fast", workers: int = 1,
-                  progress: Callable[[int], None] | None = None) -> Outcomes:
-    """:func:`observe_race` for each seed, on ``workers`` processes (one: in this process);
-    ``progress`` is called with the number of races just finished."""
-    jobs = [(track, players, seed, laps, tuple(policies), engine) for seed in seeds]
+                  progress: Callable[[int], None] | None = None,
+                  rulings: Rulings = DEFAULT_RULINGS) -> Outcomes:
+    """:func:`observe_race` for each seed (under ``rulings``), on ``workers`` processes
+    (one: in this process); ``progress`` is called with the number of races just finished."""
+    jobs = [(track, players, seed, laps, tuple(policies), engine, rulings) for seed in seeds]
     out = Outcomes(track, players, laps, tuple(policies), engine, workers)
     start = time.perf_counter()
     for result in _results(jobs, workers):
@@ -328,7 +331,7 @@ def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
     return out
 
 
-def _results(jobs: list[tuple[str, int, int, int | None, tuple[str, ...], str]],
+def _results(jobs: list[tuple[str, int, int, int | None, tuple[str, ...], str, Rulings]],
              workers: int) -> Iterator[RaceOutcome]:
     if workers <= 1:
         yield from map(_job, jobs)

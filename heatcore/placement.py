@@ -7,6 +7,7 @@ from typing import Any
 
 from heatcore.events import Event, event
 from heatcore.registry import implements
+from heatcore.rulings import BLOCKED_OWN_SPACE, ZERO_MOVE
 from heatcore.state import RaceState
 from heatcore.track import Track
 from heatcore.values import replace
@@ -51,16 +52,36 @@ def free_spot_from(position: int, taken: Occupancy) -> Spot:
         position -= 1
 
 
+@implements("move.exact", "ruling.zero-move", "ruling.blocked-own-space")
+def landing(state: RaceState, car: int, spaces: int) -> Spot | None:
+    """Where a move of ``spaces`` puts ``car``: the first free spot scanning back from the
+    space it reaches. None for a move of 0 (ruling.zero-move: no placement; its
+    alternative "place" places the car again in its own space). Placement back into the car's
+    own space ends on its racing-line spot if free (ruling.blocked-own-space; the alternative
+    "stay" keeps the car's own spot)."""
+    rulings = state.rulings
+    if spaces <= 0 and not (spaces == 0 and rulings.chose(ZERO_MOVE, "place")):
+        return None
+    current = state.cars[car]
+    spot = free_spot_from(current.position + spaces, occupied(state, car))
+    if (spaces > 0 and spot[0] == current.position
+            and rulings.chose(BLOCKED_OWN_SPACE, "stay")):
+        return current.spot
+    return spot
+
+
 @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
 def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Event],
              **changes: Any) -> RaceState:
     """Move ``car`` forward ``spaces`` spaces; cars passed never block, only the landing
-    space matters. The speed is not touched. A move of 0 leaves the car where it is.
-    Any other ``changes`` to the state (such as the turn's next stage) are made with it."""
-    if spaces <= 0:
+    space matters. The speed is not touched. A move of 0 leaves the car where it is
+    (see ``landing``). Any other ``changes`` to the state (such as the turn's next stage)
+    are made with it."""
+    spot = landing(state, car, spaces)
+    if spot is None:
         return replace(state, **changes) if changes else state
     current = state.cars[car]
-    position, racing = free_spot_from(current.position + spaces, occupied(state, car))
+    position, racing = spot
     events.append(event("moved", car, by=why, spaces=spaces, position=position,
                         racing_line=racing))
     finish = state.finish_position

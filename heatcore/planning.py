@@ -9,6 +9,7 @@ from heatcore.cards import HEAT, PLAYABLE, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
 from heatcore.registry import implements
+from heatcore.rulings import CLUTTERED_GEAR
 from heatcore.state import Car, RaceState
 from heatcore.values import replace
 
@@ -53,12 +54,21 @@ def cluttered_play(car: Car, gear: int) -> tuple[str, ...] | None:
     return canonical(playable + (HEAT,) * heat_needed)
 
 
+@implements("play.cluttered", "ruling.cluttered-gear")
+def cluttered_gears(car: Car, free_only: bool = False) -> tuple[int, ...]:
+    """The gears a cluttered car may choose: every reachable gear, the paid two-step shift
+    included, as for any other player (only the free shifts under the alternative
+    free-shifts-only)."""
+    return free_gears(car) if free_only else reachable_gears(car)
+
+
 def legal_plans(state: RaceState, index: int) -> list[Plan]:
     """Every legal plan of the car, ordered by gear then cards."""
     car = state.cars[index]
     if is_cluttered(car):
         plans = []
-        for gear in free_gears(car):
+        free_only = state.rulings.chose(CLUTTERED_GEAR, "free-shifts-only")
+        for gear in cluttered_gears(car, free_only):
             cards = cluttered_play(car, gear)
             if cards is not None:
                 plans.append(Plan(index, gear, cards))
@@ -71,7 +81,8 @@ def legal_plans(state: RaceState, index: int) -> list[Plan]:
     return plans
 
 
-@implements("play.card-count", "play.playable-cards", "play.heat-not-playable")
+@implements("play.card-count", "play.playable-cards", "play.heat-not-playable",
+            "gear.shift.two-costs-heat")
 def check_plan(state: RaceState, plan: Plan) -> None:
     """Raise IllegalAction naming the rule if ``plan`` is not legal for its car now."""
     car = state.cars[plan.car]
@@ -95,7 +106,8 @@ def check_plan(state: RaceState, plan: Plan) -> None:
         if not is_cluttered(car):
             raise IllegalAction("play.heat-not-playable",
                                 "Heat cannot be played while a legal play exists")
-        if plan.gear not in free_gears(car):
+        if plan.gear not in cluttered_gears(
+                car, state.rulings.chose(CLUTTERED_GEAR, "free-shifts-only")):
             raise IllegalAction("ruling.cluttered-gear",
                                 "a cluttered hand may only stay or shift by one")
         if plan.cards != cluttered_play(car, plan.gear):
@@ -105,22 +117,48 @@ def check_plan(state: RaceState, plan: Plan) -> None:
         raise IllegalAction("play.cluttered", "the hand is cluttered")
 
 
-@implements("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
-            "ruling.simultaneous-planning")
+@implements("play.card-count", "info.plan-simultaneous", "ruling.simultaneous-planning")
 def apply_plan(state: RaceState, plan: Plan, events: list[Event]) -> RaceState:
-    """Shift (paying one Heat for two steps) and put the cards face down in the play area."""
+    """Take one car's plan: its cards go face down into the play area, and nothing else
+    changes until every plan is in (``shift_gears``). The gear chosen is the number of
+    cards played."""
     car = state.cars[plan.car]
     hand = remove(car.hand, plan.cards)
     assert hand is not None
-    engine, discard = car.engine, car.discard
-    if abs(plan.gear - car.gear) == 2:
-        engine -= 1
-        discard = canonical((*discard, HEAT))
-        events.append(event("paid-heat", plan.car, amount=1, cause="shift"))
-    if plan.gear != car.gear:
-        events.append(event("shifted", plan.car, gear=plan.gear))
     events.append(event("played", plan.car, cards=plan.cards))
-    new_car = replace(car, gear=plan.gear, engine=engine, discard=discard, hand=hand,
-                      played=plan.cards)
-    return state.with_car(plan.car, new_car, cursor=state.cursor + 1)
+    return state.with_car(plan.car, replace(car, hand=hand, played=plan.cards),
+                          cursor=state.cursor + 1)
+
+
+def planned_gear(car: Car) -> int:
+    """The gear a car chose this round, once its plan is taken: as many as its cards."""
+    return len(car.played)
+
+
+@implements("gear.shift.free", "gear.shift.two-costs-heat", "info.gears-shown",
+            "ruling.simultaneous-planning")
+def shift_gears(state: RaceState, events: list[Event]) -> RaceState:
+    """When every plan is in: every normal gear change (stay, up or down one) takes effect
+    at once, then the two-gear shifts are declared and each pays one Heat from its
+    engine to its discard pile, in turn order."""
+    cars = list(state.cars)
+    two_step = []
+    for index in state.order:
+        car = cars[index]
+        if car.legend is not None:  # a Legend plans nothing
+            continue
+        gear = planned_gear(car)
+        if abs(gear - car.gear) == 2:
+            two_step.append(index)
+        elif gear != car.gear:
+            events.append(event("shifted", index, gear=gear))
+            cars[index] = replace(car, gear=gear)
+    for index in two_step:
+        car = cars[index]
+        gear = planned_gear(car)
+        events.append(event("paid-heat", index, amount=1, cause="shift"))
+        events.append(event("shifted", index, gear=gear))
+        cars[index] = replace(car, gear=gear, engine=car.engine - 1,
+                              discard=canonical((*car.discard, HEAT)))
+    return replace(state, cars=tuple(cars))
 

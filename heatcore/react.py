@@ -14,14 +14,25 @@ from heatcore.actions import (
 from heatcore.cards import HEAT, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
-from heatcore.placement import move_car
+from heatcore.placement import landing, move_car
 from heatcore.registry import implements
+from heatcore.rulings import BLOCKED_EXTRA_MOVE
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
 from heatcore.weather import cooldown_allowed, cooling_bonus, free_boost
 
 #: Cooldown by gear (``react.cooldown``).
 COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
+
+
+@implements("ruling.blocked-extra-move")
+def extra_move_open(state: RaceState, car: int, spaces: int) -> bool:
+    """Whether an optional extra move (adrenaline +1, slipstream) may be taken: always
+    (the default "allowed"), or under the alternative "must-gain" only when placement would
+    leave the car on another spot than its own."""
+    if not state.rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain"):
+        return True
+    return landing(state, car, spaces) != state.cars[car].spot
 
 
 def react_choices(state: RaceState, turn: Turn) -> list[Action]:
@@ -35,7 +46,8 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
         out.append(AdrenalineCooldown(turn.car))
     if not turn.sector_cooldown_used and heat_in_hand and cooling_bonus(state, turn.car):
         out.append(SectorCooldown(turn.car))
-    if turn.adrenaline and not turn.adrenaline_move_used:
+    if (turn.adrenaline and not turn.adrenaline_move_used
+            and extra_move_open(state, turn.car, 1)):
         out.append(AdrenalineMove(turn.car))
     if not turn.boosted and (car.engine >= 1 or free_boost(state, turn.car)):
         out.append(Boost(turn.car))
@@ -74,6 +86,9 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
             raise IllegalAction("react.any-order", "each adrenaline effect is used once")
         if isinstance(action, AdrenalineCooldown) and not car.hand.count(HEAT):
             raise IllegalAction("react.cooldown", "cooldown takes Heat only from the hand")
+        if isinstance(action, AdrenalineMove) and not extra_move_open(state, turn.car, 1):
+            raise IllegalAction("ruling.blocked-extra-move",
+                                "under must-gain a blocked adrenaline move is not offered")
     elif isinstance(action, Boost):
         if turn.boosted:
             raise IllegalAction("react.boost", "boost is allowed once per turn")

@@ -55,6 +55,20 @@ class Entry:
     reasoning: str = ""
     alternatives: tuple[str, ...] = ()
     refines: tuple[str, ...] = ()
+    #: For a switchable ruling: the ID of the decision (``default``) and, parallel to
+    #: ``alternatives``, the ID of each alternative that can be switched on ("" if none).
+    default: str = ""
+    alternative_ids: tuple[str, ...] = ()
+    #: For a ruling that cannot be switched: why not.
+    fixed: str = ""
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The IDs a race setup may choose for this ruling, the default first (empty when
+        the ruling is not switchable)."""
+        if not self.default:
+            return ()
+        return (self.default, *(a for a in self.alternative_ids if a))
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,20 @@ def _source(raw: dict[str, Any] | None) -> Source | None:
     return Source(document=str(raw["document"]), section=str(raw["section"]))
 
 
+def _alternatives(raw: list[Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(texts, IDs) of a ruling's alternatives: a plain string, or a table {id, text} for
+    an alternative a race setup can switch on."""
+    texts, ids = [], []
+    for item in raw:
+        if isinstance(item, dict):
+            texts.append(str(item["text"]))
+            ids.append(str(item["id"]))
+        else:
+            texts.append(str(item))
+            ids.append("")
+    return tuple(texts), tuple(ids)
+
+
 def load_ruleset(folder: Path) -> Ruleset:
     """Read the chapters in ``folder/rules`` and the rulings in ``folder/rulings.toml``."""
     entries: dict[str, Entry] = {}
@@ -140,6 +168,7 @@ def load_ruleset(folder: Path) -> Ruleset:
     if rulings_path.exists():
         data = tomllib.loads(rulings_path.read_text(encoding="utf-8"))
         for raw in data.get("ruling", []):
+            texts, alt_ids = _alternatives(raw.get("alternatives", []))
             add(
                 Entry(
                     id=raw["id"],
@@ -150,8 +179,11 @@ def load_ruleset(folder: Path) -> Ruleset:
                     source=_source(raw.get("source")),
                     question=raw.get("question", "").strip(),
                     reasoning=raw.get("reasoning", "").strip(),
-                    alternatives=tuple(raw.get("alternatives", ())),
+                    alternatives=texts,
                     refines=tuple(raw.get("rules", ())),
+                    default=str(raw.get("default", "")),
+                    alternative_ids=alt_ids,
+                    fixed=str(raw.get("fixed", "")).strip(),
                 )
             )
     chapters.sort(key=lambda c: c.order)

@@ -55,7 +55,7 @@ def start_round(state: RaceState, events: list[Event]) -> RaceState:
     return replace(state, cursor=next_planner(state, 0), legends=new_round(state.legends))
 
 
-@implements("finish.ranking", "finish.removed", "ruling.no-round-limit")
+@implements("race.goal", "finish.ranking", "finish.removed", "ruling.no-round-limit")
 def end_round(state: RaceState, events: list[Event]) -> RaceState:
     """Rank the cars that finished this round (furthest first, racing line first), remove
     them from the track, and start the next round unless every car has finished (there

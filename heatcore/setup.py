@@ -16,6 +16,7 @@ from heatcore.events import Event, event
 from heatcore.legends import check_deck_order, colours, full_deck, legend_car
 from heatcore.registry import implements
 from heatcore.rounds import start_round
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState
 from heatcore.track import Track, load_track
 from heatcore.weather import (
@@ -30,6 +31,14 @@ from heatcore.weather import (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+#: The board of the first race.
+FIRST_TRACK = "usa"
+
+
+@implements("setup.first-track")
+def first_track() -> str:
+    """The track a race uses when none is chosen: USA, the board of the first race."""
+    return FIRST_TRACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +46,8 @@ class RaceSetup:
     """How a race starts: track, laps, the grid (cars pole first) and each shuffled deck;
     the modules played and their chance outcomes (weather module: the weather token and
     the road token drawn for each corner, in corner order; Legends module: how many Legend
-    cars follow the players' cars, the Legend deck's order and the aggressive option)."""
+    cars follow the players' cars, the Legend deck's order and the aggressive option); and
+    the rulings it is played under (the defaults unless chosen)."""
 
     track: str
     players: int
@@ -55,6 +65,7 @@ class RaceSetup:
     def cars(self) -> int:
         """Every car of the race: the players' cars, then the Legends."""
         return self.players + self.legends
+    rulings: Rulings = DEFAULT_RULINGS
 
     @property
     def conditions(self) -> Conditions | None:
@@ -94,7 +105,7 @@ def check_modules(setup: RaceSetup, track: Track) -> None:
 def check_setup(setup: RaceSetup, track: Track) -> None:
     """Raise MalformedInput naming the rule if the setup cannot start a race."""
     if not MIN_PLAYERS <= setup.cars <= MAX_PLAYERS or setup.players < 1:
-        raise MalformedInput("setup.grid", f"a race takes 2-6 cars (Legends included) and at "
+        raise MalformedInput("setup.players", f"a race takes 2-6 cars (Legends included) and at "
                              f"least one player, not {setup.players} + {setup.legends}")
     if setup.cars > len(track.grid):
         raise MalformedInput("setup.grid", f"track {track.id} has {len(track.grid)} grid spots")
@@ -111,8 +122,9 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
             raise MalformedInput("setup.deck", f"deck of P{index + 1} is not the starting deck")
 
 
-@implements("setup.track-laps", "setup.deck", "setup.engine", "setup.gear",
-            "setup.stress-supply", "setup.grid", "setup.hand", "ruling.stress-supply")
+@implements("setup.players", "setup.track-laps", "ruling.lap-count", "setup.deck",
+            "setup.engine", "setup.gear", "setup.stress-supply", "setup.grid", "setup.hand",
+            "ruling.stress-supply")
 def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
     """The state at the start of round 1 (cars on the grid, 7 cards in hand, gear 1)."""
     track = load_track(setup.track)
@@ -140,17 +152,18 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
                       supply=supply, round=0, phase=Phase.PLAN, order=(), cursor=0,
                       modules=setup.modules, conditions=conditions,
                       legends=LegendDeck(setup.legend_deck, None, setup.aggressive)
-                      if LEGENDS in setup.modules else None)
+                      if LEGENDS in setup.modules else None, rulings=setup.rulings)
     state = start_round(state, events)
     return state, tuple(events)
 
 
 def random_setup(track_id: str, players: int, rng: random.Random,
                  laps: int | None = None, modules: tuple[str, ...] = (), legends: int = 0,
-                 aggressive: bool = False) -> RaceSetup:
+                 aggressive: bool = False, rulings: Rulings = DEFAULT_RULINGS) -> RaceSetup:
     """A setup with grid order, decks and the modules' chance outcomes drawn from ``rng``
-    (with no module, exactly the draws of the core race). With the Legends module,
-    ``legends`` Legends (at least 1) follow the ``players`` players' cars."""
+    (with no module, exactly the draws of the core race), played under ``rulings``. With
+    the Legends module, ``legends`` Legends (at least 1) follow the ``players`` players'
+    cars."""
     track = load_track(track_id)
     weather: str | None = None
     road: tuple[str, ...] = ()
@@ -176,4 +189,4 @@ def random_setup(track_id: str, players: int, rng: random.Random,
         decks.append(tuple(deck))
     return RaceSetup(track_id, players, laps if laps is not None else track.laps, tuple(grid),
                      tuple(decks), modules, weather, road, legends, legend_deck,
-                     aggressive and LEGENDS in modules)
+                     aggressive and LEGENDS in modules, rulings)

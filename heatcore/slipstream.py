@@ -6,6 +6,7 @@ from heatcore.actions import DeclineSlipstream, Slipstream
 from heatcore.errors import IllegalAction
 from heatcore.events import Event
 from heatcore.placement import move_car, occupied
+from heatcore.react import extra_move_open
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
@@ -15,7 +16,7 @@ SLIPSTREAM_SPACES = 2
 
 
 @implements("slipstream.eligible", "slipstream.not-past-finish", "setup.board-space",
-            "ruling.slipstream-earlier-lap", "ruling.finished-car-turn")
+            "slipstream.earlier-lap", "ruling.finished-car-turn", "ruling.blocked-extra-move")
 def can_slipstream(state: RaceState, car: int) -> bool:
     """Beside a car, or one space behind a space with a car, on the board's spaces (cars
     on any lap count); never across the final finish line, nor after it. Earlier crossings
@@ -28,7 +29,8 @@ def can_slipstream(state: RaceState, car: int) -> bool:
     taken = occupied(state, car)
     return ((me.position, not me.racing_line) in taken
             or (me.position + 1, True) in taken
-            or (me.position + 1, False) in taken)
+            or (me.position + 1, False) in taken) and extra_move_open(state, car,
+                                                                      SLIPSTREAM_SPACES)
 
 
 def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | DeclineSlipstream, ...]:

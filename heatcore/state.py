@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from heatcore.cards import Card
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.track import Track
 from heatcore.values import replace
 
@@ -105,6 +106,7 @@ class RaceState:
     ``order`` is this round's turn order (cars still racing); ``cursor`` indexes it: the car
     to plan next (phase PLAN) or the car acting (phase TURN). ``shuffle`` names the car whose
     discard pile must be shuffled into its deck before play goes on (a chance point).
+    ``rulings`` is the alternative the race plays for each switchable ruling.
     """
 
     track: Track
@@ -121,6 +123,7 @@ class RaceState:
     modules: tuple[str, ...] = ()
     conditions: Conditions | None = None
     legends: LegendDeck | None = None
+    rulings: Rulings = DEFAULT_RULINGS
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json

@@ -9,6 +9,7 @@ from heatcore.cards import ALL_CARDS, BOX_STRESS, HEAT, STRESS, canonical, fixed
 from heatcore.errors import InvalidState
 from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
 from heatcore.rounds import standing
+from heatcore.rulings import STRESS_SUPPLY
 from heatcore.state import Phase, RaceState, Stage
 from heatcore.weather import heat_per_car, stress_per_deck
 
@@ -71,7 +72,8 @@ def _cards_problems(state: RaceState) -> Problem:
             found |= Problem.STRESS_COUNT
         if car.hand != canonical(car.hand) or car.discard != canonical(car.discard):
             found |= Problem.NOT_CANONICAL
-    if stress_total != BOX_STRESS or state.supply < 0:
+    unlimited = state.rulings.chose(STRESS_SUPPLY, "unlimited")  # ruling.stress-supply
+    if stress_total != BOX_STRESS or (state.supply < 0 and not unlimited):
         found |= Problem.STRESS_COUNT
     return found
 
@@ -120,7 +122,13 @@ def _phase_problems(state: RaceState) -> Problem:
             planned = False
         if not planned and (car.played or car.flipped) and not acting:
             found |= Problem.PLAY_AREA
-        if planned and not acting and len(car.played) != car.gear:
+        if planned and state.phase is Phase.PLAN:
+            # ruling.simultaneous-planning: the gear changes once every plan is in, so the
+            # cards played name a gear reachable from the current one
+            step = abs(len(car.played) - car.gear)
+            if car.flipped or step > 2 or (step == 2 and car.engine < 1):
+                found |= Problem.PLAY_AREA
+        elif planned and not acting and len(car.played) != car.gear:
             found |= Problem.PLAY_AREA
     return found
 

@@ -491,7 +491,7 @@ PROOFS: tuple[Proof, ...] = (
           "count is negative, the play area is empty and the hand holds 7 after replenish.",
           ("setup.deck", "setup.hand", "reveal.stress-flip", "deck.reshuffle",
            "replenish.cleanup", "replenish.draw", "discard.optional",
-           "ruling.reshuffle-includes-played", "ruling.replenish-empty",
+           "replenish.discard-before-draw", "ruling.replenish-empty",
            "ruling.flip-no-basic"),
           ("reshuffle-keeps-discard", "played-cards-stay", "draw-to-six", "setup-hand-six"),
           _inductive(_inv("cards", "nonnegative", "play-empty", "hand"))),
@@ -557,7 +557,7 @@ PROOFS: tuple[Proof, ...] = (
           "space ahead and the move would not cross the final finish line; it is never "
           "taken after that line.",
           ("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
-           "ruling.slipstream-earlier-lap", "setup.board-space"),
+           "slipstream.earlier-lap", "setup.board-space"),
           ("slipstream-past-finish", "slipstream-two-ahead", "slipstream-ignores-lapped-cars"),
           _turn_obligation("turn", slipstream_claim)),
     Proof("finish-corners",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from heatcore.rulings import CLUTTERED_GEAR, STRESS_SUPPLY
 from proofs.symbols import (
     BASIC,
     DISCARDABLE,
@@ -43,12 +44,14 @@ def is_cluttered(enc: Enc, z: Zones, gear0: z3.ArithRef) -> z3.BoolRef:
 def shift_gear(enc: Enc, z: Zones, gear0: z3.ArithRef,
                cluttered: z3.BoolRef) -> tuple[Zones, z3.ArithRef, z3.ArithRef]:
     """gear.range, gear.shift.free, gear.shift.two-costs-heat, gear.shift.no-three,
-    ruling.cluttered-gear: pick the round's gear; a two-step shift pays one engine Heat
-    to the discard pile. Returns the zones, the gear and the Heat paid."""
+    ruling.cluttered-gear: pick the round's gear (a cluttered car too, unless the race plays
+    the alternative free-shifts-only); a two-step shift pays one engine Heat to the discard
+    pile. Returns the zones, the gear and the Heat paid."""
     gear = enc.new_int("gear", lo=1, hi=4, rule="gear.range")
     step = z3.If(gear >= gear0, gear - gear0, gear0 - gear)
     enc.rule("gear.shift.no-three", step <= (3 if enc.bug("shift-three-allowed") else 2))
-    enc.rule("ruling.cluttered-gear", z3.Implies(cluttered, step <= 1))
+    if enc.rulings.chose(CLUTTERED_GEAR, "free-shifts-only"):
+        enc.rule("ruling.cluttered-gear", z3.Implies(cluttered, step <= 1))
     two = step == 2
     enc.rule("gear.shift.two-costs-heat", z3.Implies(two, z.engine >= 1))
     cost = z3.IntVal(0) if enc.bug("shift-two-free") else z3.If(two, 1, 0)
@@ -177,7 +180,9 @@ def pay_engine(enc: Enc, z: Zones, amount: z3.ArithRef, rule: str) -> Zones:
 def take_stress(enc: Enc, z: Zones, wanted: z3.ArithRef) -> tuple[Zones, z3.ArithRef]:
     """corner.spin, ruling.stress-supply: take ``wanted`` Stress from the supply into the
     hand, fewer if the supply runs out. Returns the zones and the number taken."""
-    taken = wanted if enc.bug("spin-stress-ignores-supply") else zmin(wanted, z.supply)
+    unlimited = enc.rulings.chose(STRESS_SUPPLY, "unlimited")  # the alternative's spins
+    taken = wanted if enc.bug("spin-stress-ignores-supply") or unlimited else zmin(
+        wanted, z.supply)
     hand = dict(z.hand)
     hand[STRESS] = hand[STRESS] + taken
     supply = z.supply if enc.bug("spin-stress-from-nowhere") else z.supply - taken
@@ -202,11 +207,11 @@ def discard_step(enc: Enc, z: Zones, active: z3.BoolRef) -> tuple[Zones, Zone]:
 
 
 def replenish(enc: Enc, z: Zones, draw: z3.BoolRef) -> tuple[Zones, DrawRecord]:
-    """replenish.cleanup, replenish.draw, deck.reshuffle, ruling.reshuffle-includes-played,
+    """replenish.cleanup, replenish.draw, deck.reshuffle, replenish.discard-before-draw,
     ruling.replenish-empty, ruling.hand-over-limit: the play area goes to the discard pile,
     then the hand is drawn up to 7; an empty deck is refilled by shuffling the discard pile;
-    with both empty the drawing stops; a hand over 7 draws nothing; a car that has
-    finished (``draw`` false, ruling.finished-car-turn) draws nothing.
+    with both empty the drawing stops; a hand over 7 draws nothing; a car that does not
+    draw (``draw`` false: ruling.finished-car-discard-draw's alternative skip) draws nothing.
     Returns the zones and what was drawn."""
     if enc.bug("played-cards-stay"):
         discard, play = dict(z.discard), dict(z.play)

@@ -8,6 +8,7 @@ from functools import cached_property
 
 import z3
 
+from heatcore.rulings import BLOCKED_OWN_SPACE, ZERO_MOVE
 from proofs.enc_cards import pay_engine, take_stress
 from proofs.symbols import HEAT, MAX_CARS, Enc, Zones
 from proofs.track_graph import Line
@@ -136,13 +137,23 @@ def first_free(enc: Enc, target: z3.ArithRef, others: list[Other], board: Board)
 
 
 def place(enc: Enc, start: Spot, spaces: z3.ArithRef, others: list[Other],
-          board: Board) -> Placement:
-    """move.exact, place.racing-line-first, place.blocked, ruling.zero-move: move
-    ``spaces`` forward (cars passed never block), then take the first free spot from the
-    target space backwards; the car's own former spot counts as free. 0 spaces: no move."""
+          board: Board, taken: z3.BoolRef | None = None) -> Placement:
+    """move.exact, place.racing-line-first, place.blocked, ruling.zero-move,
+    ruling.blocked-own-space: move ``spaces`` forward (cars passed never block), then take
+    the first free spot from the target space backwards; the car's own former spot counts
+    as free. 0 spaces: no move (under zero-move's alternative "place", a move that is
+    ``taken`` places the car even for 0 spaces). Under blocked-own-space's alternative
+    "stay", a move whose placement comes back to the car's own space keeps its spot."""
     moves = spaces > 0
+    if taken is not None and enc.rulings.chose(ZERO_MOVE, "place"):
+        moves = z3.And(taken, spaces >= 0)
     target = start.pos + spaces
     landing = first_free(enc, target, others, board)
+    if enc.rulings.chose(BLOCKED_OWN_SPACE, "stay"):
+        home = z3.And(spaces > 0, landing.pos == start.pos)
+        landing = Spot(z3.If(home, start.pos, landing.pos),
+                       z3.If(home, start.racing, landing.racing),
+                       z3.If(home, start.space, landing.space))
     return Placement(start, moves, target, board.space(target),
                      _result(moves, landing, start))
 
@@ -151,6 +162,12 @@ def _result(active: z3.BoolRef, landing: Spot, start: Spot) -> Spot:
     return Spot(z3.If(active, landing.pos, start.pos), z3.If(active, landing.racing,
                                                              start.racing),
                 z3.If(active, landing.space, start.space))
+
+
+def gains(placement: Placement) -> z3.BoolRef:
+    """Whether a placement leaves the car on another spot than the one it started from."""
+    return z3.Or(placement.result.pos != placement.start.pos,
+                 placement.result.racing != placement.start.racing)
 
 
 def slipstream_eligible(enc: Enc, spot: Spot, others: list[Other], board: Board) -> z3.BoolRef:

@@ -14,6 +14,13 @@ from functools import cache
 
 import z3
 
+from heatcore.rulings import (
+    BLOCKED_EXTRA_MOVE,
+    DEFAULT_RULINGS,
+    FINISHED_DISCARD_DRAW,
+    SPIN_DISCARD,
+    Rulings,
+)
 from proofs.enc_cards import (
     DrawRecord,
     FlipRecord,
@@ -37,6 +44,7 @@ from proofs.enc_track import (
     board_spot,
     check_corners,
     fixed_spot,
+    gains,
     place,
     same_spot,
     slipstream_eligible,
@@ -213,8 +221,13 @@ def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
     z = pay_engine(enc, z, boost_cost, "react.boost")
     z, boost_flip = flip(enc, z, boost, "boost")
     adr_n = z3.If(adr_move, 1, 0)
-    first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others, board)
-    second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others, board)
+    first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others, board,
+                  z3.If(adr_first, adr_move, boost))
+    second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others, board,
+                   z3.If(adr_first, boost, adr_move))
+    if enc.rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain"):  # ruling.blocked-extra-move
+        enc.rule("ruling.blocked-extra-move",
+                 z3.Implies(adr_move, z3.If(adr_first, gains(first), gains(second))))
     return React(z, adr_move, adr_cool, adr_first, cool_gear, boost, boost_cost, boost_flip,
                  first, second)
 
@@ -223,22 +236,25 @@ def slipstream_step(enc: Enc, facts: TrackFacts, here: Spot, normal: z3.BoolRef,
                     others: list[Other], board: Board) -> tuple[z3.BoolRef, z3.BoolRef,
                                                                 Placement]:
     """slipstream.eligible, slipstream.move, slipstream.not-past-finish,
-    ruling.slipstream-earlier-lap, setup.board-space: beside a car or one space behind one
+    slipstream.earlier-lap, setup.board-space: beside a car or one space behind one
     on the board (the other car on any lap), a car may move 2
     more spaces, once, unless that would cross the final finish line (earlier crossings
     of the line are fine). Returns (eligible, taken, placement)."""
     ok = slipstream_eligible(enc, here, others, board)
     if not enc.bug("slipstream-past-finish"):
         ok = z3.And(ok, here.pos + 2 <= facts.finish)
+    if enc.rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain"):  # ruling.blocked-extra-move
+        ok = z3.And(ok, gains(place(enc, here, z3.IntVal(2), others, board)))
     slip = enc.new_bool("slip")
     enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(ok, normal)))
-    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others, board)
+    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others, board, slip)
 
 
 def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
-                prefix: str = "t") -> Turn:
-    """Encode one car's turn, steps 1-9 (rule round.sequence), from a symbolic state."""
-    enc = Enc(prefix, bugs)
+                prefix: str = "t", rulings: Rulings = DEFAULT_RULINGS) -> Turn:
+    """Encode one car's turn, steps 1-9 (rule round.sequence), from a symbolic state, under
+    the race's ``rulings``."""
+    enc = Enc(prefix, bugs, rulings=rulings)
     zones = fresh_zones(enc, "car")
     start = board_spot(enc, "car", facts.spaces_per_lap, GRID_BACK, facts.finish)
     pre = CarState(start, enc.new_int("gear0"), zones)
@@ -268,7 +284,8 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
         records.append(record)
     reveal_speed = card_speed(played) + z3.Sum([v for _, v in flips])
     board = Board(facts.spaces_per_lap, start)
-    placements = {"reveal": place(enc, start, z3.If(moving, reveal_speed, 0), others, board)}
+    placements = {"reveal": place(enc, start, z3.If(moving, reveal_speed, 0), others, board,
+                                  moving)}
     stages["revealed"] = z
     # steps 4-5: adrenaline, react
     adrenaline = adrenaline_who(enc, starters, racing, index)
@@ -298,9 +315,14 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     stages["cornered"] = z
     finished = corners.spot.pos > facts.finish
     # steps 8-9
-    z, discarded = discard_step(enc, z, z3.And(normal, z3.Not(finished)))
+    # ruling.finished-car-discard-draw: a finished car discards and draws, unless "skip"
+    skip_finished = enc.rulings.chose(FINISHED_DISCARD_DRAW, "skip")
+    may_discard = z3.And(normal, z3.Not(finished)) if skip_finished else normal
+    if enc.rulings.chose(SPIN_DISCARD, "straight-to-replenish"):  # ruling.spin-discard
+        may_discard = z3.And(may_discard, z3.Not(corners.spun))
+    z, discarded = discard_step(enc, z, may_discard)
     stages["discarded"] = z
-    z, drawn = replenish(enc, z, z3.Not(finished))
+    z, drawn = replenish(enc, z, z3.Not(finished) if skip_finished else z3.BoolVal(True))
     stages["post"] = z
     if enc.bug("cluttered-keeps-gear"):
         final_gear = corners.gear

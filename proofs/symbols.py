@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 
 import z3
 
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
+
 #: Card kinds, with the engine's tokens: basic 1-4, starting upgrades 0 and 5, Stress, Heat.
 BASIC: tuple[str, ...] = ("1", "2", "3", "4")
 U0, U5, STRESS, HEAT = "U0", "U5", "S", "H"
@@ -144,6 +146,8 @@ class Enc:
 
     prefix: str
     bugs: frozenset[str] = frozenset()
+    #: The race's rulings (heatcore.rulings): the alternative each switchable ruling takes.
+    rulings: Rulings = DEFAULT_RULINGS
     constraints: list[tuple[str, z3.BoolRef]] = field(default_factory=list)
     _count: int = 0
 

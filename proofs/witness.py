@@ -105,11 +105,12 @@ def deck_orders(scene: Scene) -> list[list[str]]:
         discard.update([HEAT] * scene.expected.corner_heat)
         discard.update(_cards(scene.discarded))
     discard.update(play)
-    if not scene.expected.finished:
-        take(_cards(scene.drawn.first))
-        if scene.drawn.reshuffled:
-            reshuffle()
-            take(_cards(scene.drawn.second))
+    # (a finished car draws too: ruling.finished-car-discard-draw; the model draws nothing
+    # for it under the alternative "skip")
+    take(_cards(scene.drawn.first))
+    if scene.drawn.reshuffled:
+        reshuffle()
+        take(_cards(scene.drawn.second))
     rest = _cards({k: n for k, n in deck.items() if n > 0})
     orders.append(taken + rest)
     return orders

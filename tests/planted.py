@@ -32,7 +32,7 @@ from heatcore import (
 )
 from heatcore.actions import AdrenalineMove, Cooldown, Plan
 from heatcore.cards import HEAT, STRESS, canonical
-from heatcore.errors import IllegalAction
+from heatcore.errors import IllegalAction, MalformedInput
 from heatcore.events import event
 from heatcore.values import replace
 
@@ -391,15 +391,6 @@ def _replenish_empty_crash(orig: Any) -> Any:
     return draw
 
 
-def _finished_car_draws(orig: Any) -> Any:
-    def draw(state: Any, turn: Any, events: Any) -> Any:
-        if state.has_finished(turn.car):
-            state = replace(state, laps=state.laps + 1)
-            after, done = orig(state, turn, events)
-            return replace(after, laps=after.laps - 1), done
-        return orig(state, turn, events)
-    return draw
-
 
 def _finish_one_later(orig: Any) -> Any:
     def finish_position(self: Any, laps: int) -> int:
@@ -432,15 +423,6 @@ def _round_limit(orig: Any) -> Any:
     return end_round
 
 
-def _cluttered_may_pay(orig: Any) -> Any:
-    def check_plan(state: Any, plan: Any) -> None:
-        try:
-            orig(state, plan)
-        except IllegalAction as error:
-            if error.rule != "ruling.cluttered-gear":
-                raise
-    return check_plan
-
 
 def _cluttered_by_current_gear(car: Any) -> bool:
     return len(planning.playable_in_hand(car)) < car.gear
@@ -469,18 +451,6 @@ def _heat_playable(orig: Any) -> Any:
 
 def _u0_unplayable(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(planning, "PLAYABLE", frozenset(("1", "2", "3", "4", "U5", "S")))
-
-
-def _plan_pays_later(orig: Any) -> Any:
-    def apply_plan(state: Any, plan: Any, events: Any) -> Any:
-        after = orig(state, plan, events)
-        if any(e.kind == "paid-heat" for e in events):
-            car = after.cars[plan.car]
-            after = after.with_car(plan.car, replace(car, engine=car.engine + 1,
-                                                     discard=car.discard[:-1]))
-        return after
-    return apply_plan
-
 
 
 
@@ -534,6 +504,94 @@ def _cooldown(gear: int, value: int) -> Patch:
     return _item(react.COOLDOWN, gear, value)
 
 
+def _under(ruling: str, choice: str, state_arg: int = 0) -> Callable[[Any], Any]:
+    """A wrapper that runs the function as if the race played ``choice`` of ``ruling``
+    (the state is argument ``state_arg``); a returned state keeps the race's own rulings."""
+    from heatcore.rulings import make_rulings
+    from heatcore.state import RaceState
+
+    def make(orig: Any) -> Any:
+        def run(*args: Any) -> Any:
+            state = args[state_arg]
+            changed = replace(state, rulings=make_rulings({ruling: choice}))
+            out = orig(*args[:state_arg], changed, *args[state_arg + 1:])
+            if isinstance(out, RaceState):
+                return replace(out, rulings=state.rulings)
+            if isinstance(out, tuple) and out and isinstance(out[0], RaceState):
+                return (replace(out[0], rulings=state.rulings), *out[1:])
+            return out
+        return run
+    return make
+
+
+def _plan_shows_gear(pay: bool) -> Callable[[Any], Any]:
+    """apply_plan changing the car's gear at once (and paying a two-gear shift if ``pay``),
+    so that the end of planning finds nothing left to shift."""
+    def make(orig: Any) -> Any:
+        def apply_plan(state: Any, plan: Any, events: Any) -> Any:
+            after = orig(state, plan, events)
+            car = after.cars[plan.car]
+            two = abs(plan.gear - car.gear) == 2
+            car = replace(car, gear=plan.gear)
+            if pay and two:
+                car = replace(car, engine=car.engine - 1,
+                              discard=canonical((*car.discard, HEAT)))
+            return after.with_car(plan.car, car)
+        return apply_plan
+    return make
+
+
+def _shift_gears_in_turn_order(state: Any, events: Any) -> Any:
+    for index in state.order:
+        car = state.cars[index]
+        gear = len(car.played)
+        if abs(gear - car.gear) == 2:
+            events.append(event("paid-heat", index, amount=1, cause="shift"))
+            car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))
+        if gear != car.gear:
+            events.append(event("shifted", index, gear=gear))
+        state = state.with_car(index, replace(car, gear=gear))
+    return state
+
+
+def _first_finish_ends_race(orig: Any) -> Any:
+    def end_round(state: Any, events: Any) -> Any:
+        after = orig(state, events)
+        if after.ranking and not after.is_over():
+            return replace(after, phase=after.phase.__class__("over"), order=(), cursor=0)
+        return after
+    return end_round
+
+
+def _cluttered_adrenaline_passed(orig: Any) -> Any:
+    def has_adrenaline(state: Any, car: int) -> bool:
+        last = state.order[-1]
+        if HEAT in state.cars[last].played and len(state.order) >= 2 \
+                and car == state.order[-2]:
+            return True
+        return bool(orig(state, car))
+    return has_adrenaline
+
+
+def _board_laps_only(orig: Any) -> Any:
+    def check_setup(setup_: Any, track_: Any) -> None:
+        if setup_.laps not in (1, track_.laps):
+            raise MalformedInput("ruling.lap-count", "only the board's laps or 1")
+        orig(setup_, track_)
+    return check_setup
+
+
+
+def _deck_size_only(car: Any) -> None:
+    car["deck"] = len(car["deck"])
+
+
+def _line_at_stop_checked(orig: Any) -> Any:
+    def corner_lines(self: Any, start: int, end: int, laps: int) -> Any:
+        return orig(self, start, end + 1, laps)
+    return corner_lines
+
+
 # ------------------------------------------------------------------ the registry
 
 P = Planted
@@ -542,7 +600,8 @@ PLANTED: tuple[Planted, ...] = (
       _wrap(engine, "check_action", _skip_sequence_checks),
       "test_rules_edges::test_an_action_of_another_step_is_refused_by_round_sequence"),
     P("info.hidden", "a player sees every hand and deck",
-      _set(observe, "_revealed", lambda state, car: True),
+      _both(_set(observe, "_pile_sizes", lambda car: None),
+            _set(observe, "_other_cards", lambda state, index, car: None)),
       "test_rules_setup::test_observation_hides_other_hands_and_every_deck"),
     P("setup.track-laps", "the race always runs the board's laps",
       _wrap(setup, "load_track", lambda orig: lambda t: replace(orig(t), laps=1)),
@@ -708,32 +767,82 @@ PLANTED: tuple[Planted, ...] = (
       _both(_wrap(engine, "draw_to_hand_size", _replenish_empty_crash),
             _wrap(cleanup, "draw_to_hand_size", _replenish_empty_crash)),
       "test_rulings::test_draw_stops_short_when_nothing_is_left_and_never_over_seven"),
-    P("ruling.cluttered-gear", "a cluttered hand may take the paid two-gear shift",
-      _wrap(engine, "check_plan", _cluttered_may_pay),
-      "test_rules_planning::test_cluttered_hand_plays_all_playable_cards_plus_heat_and_does_not_move"),
-    P("ruling.slipstream-earlier-lap", "no slipstream across the line on an earlier lap",
+    P("ruling.cluttered-gear", "a cluttered hand may only stay or shift one gear",
+      _set(planning, "cluttered_gears", lambda car, free_only=False: planning.free_gears(car)),
+      "test_rulings::test_a_cluttered_hand_may_take_the_paid_two_gear_shift"),
+    P("slipstream.earlier-lap", "no slipstream across the line on an earlier lap",
       _wrap(engine, "can_slipstream", _slip_earlier_lap_forbidden),
       "test_rules_turn::test_slipstream_never_crosses_the_final_finish_line"),
     P("ruling.zero-move", "a move of 0 applies placement",
       _both(_wrap(reveal, "move_car", _move_zero_places)),
       "test_rulings::test_a_move_of_zero_leaves_the_car_on_its_spot"),
     P("ruling.blocked-extra-move", "a fully blocked adrenaline move is not offered",
-      _wrap(engine, "react_choices", _blocked_move_forbidden),
+      _both(_wrap(engine, "react_choices", _under("ruling.blocked-extra-move", "must-gain")),
+            _wrap(engine, "check_react", _under("ruling.blocked-extra-move", "must-gain"))),
       "test_rulings::test_blocked_adrenaline_move_is_legal_and_still_adds_one_speed"),
-    P("ruling.finished-car-turn", "a finished car draws",
-      _wrap(engine, "draw_to_hand_size", _finished_car_draws),
-      "test_rulings::test_a_finished_car_reacts_but_skips_slipstream_discard_and_draw"),
-    P("ruling.simultaneous-planning", "the two-gear shift is paid only later",
-      _wrap(engine, "apply_plan", _plan_pays_later),
-      "test_rulings::test_two_step_shift_heat_is_paid_when_the_plan_is_taken"),
+    P("ruling.finished-car-turn", "a finished car cannot react",
+      _wrap(engine, "react_choices", lambda orig: lambda state, turn: (
+          [a for a in orig(state, turn) if type(a).__name__ == "EndReact"]
+          if state.has_finished(turn.car) else orig(state, turn))),
+      "test_rulings::test_a_finished_car_reacts_keeps_its_spot_and_does_not_slipstream"),
+    P("ruling.finished-car-discard-draw", "a finished car neither discards nor draws",
+      _both(_wrap(engine, "draw_to_hand_size", _under("ruling.finished-car-discard-draw",
+                                                      "skip")),
+            _wrap(engine, "_after_slipstream", _under("ruling.finished-car-discard-draw",
+                                                      "skip"))),
+      "test_rulings::test_a_finished_car_discards_and_draws_as_usual"),
+    P("ruling.simultaneous-planning", "a plan's shift and its Heat are made when it is taken",
+      _wrap(engine, "apply_plan", _plan_shows_gear(pay=True)),
+      "test_rules_info::test_a_later_planner_sees_nothing_of_an_earlier_plan"),
+    P("info.plan-simultaneous", "a plan's new gear is on the table before the others plan",
+      _wrap(engine, "apply_plan", _plan_shows_gear(pay=False)),
+      "test_rules_info::test_a_later_planner_sees_nothing_of_an_earlier_plan"),
+    P("info.gears-shown", "two-gear shifts are paid among the normal shifts, in turn order",
+      _set(engine, "shift_gears", _shift_gears_in_turn_order),
+      "test_rules_info::test_gears_then_two_gear_shifts_are_shown_when_every_plan_is_in"),
+    P("info.cards-revealed", "a car's cards stay hidden at its own reveal",
+      _set(observe, "_revealed", lambda state, car: False),
+      "test_rules_info::test_cards_are_seen_from_the_cars_own_reveal_only"),
+    P("info.discard-top", "a discard pile is shown card by card",
+      _set(observe, "_pile_sizes", _deck_size_only),
+      "test_rules_info::test_a_discard_pile_is_shown_as_its_size_to_everyone"),
+    P("ruling.discard-pile-order", "a discard pile is shown card by card",
+      _set(observe, "_pile_sizes", _deck_size_only),
+      "test_rules_info::test_a_discard_pile_is_shown_as_its_size_to_everyone"),
+    P("race.goal", "the race ends when the first car finishes",
+      _wrap(engine, "end_round", _first_finish_ends_race),
+      "test_rules_setup::test_a_race_ends_when_every_car_has_driven_its_laps_and_is_ranked"),
+    P("setup.players", "seven cars may race",
+      _set(setup, "MAX_PLAYERS", 7),
+      "test_rules_setup::test_only_two_to_six_cars_race", {"players": 7}),
+    P("setup.first-track", "the first race is on Italia",
+      _set(setup, "FIRST_TRACK", "italia"),
+      "test_rules_setup::test_the_first_race_is_on_usa"),
+    P("ruling.lap-count", "only the board's laps or 1 may be raced",
+      _wrap(setup, "check_setup", _board_laps_only),
+      "test_rulings::test_races_of_other_lengths_than_the_board_play_to_the_end",
+      {"laps": 3}),
+    P("ruling.blocked-own-space", "a blocked move back to its own space keeps its spot",
+      _wrap(placement, "landing", _under("ruling.blocked-own-space", "stay")),
+      "test_rulings::test_a_blocked_move_may_end_on_the_racing_line_of_the_cars_own_space"),
+    P("ruling.setback-corner", "the corner line just past the car's stop is checked",
+      _wrap(track.Track, "corner_lines", _line_at_stop_checked),
+      "test_rulings::test_a_car_set_back_before_a_corner_line_does_not_check_it"),
+    P("ruling.spin-discard", "a car that spun may not discard",
+      _wrap(engine, "_after_slipstream", _under("ruling.spin-discard",
+                                                "straight-to-replenish")),
+      "test_rulings::test_a_car_that_spun_may_still_discard"),
     P("ruling.hand-over-limit", "Stress over 7 cards is dropped",
       _wrap(engine, "check_corners", _stress_dropped_over_seven),
       "test_rules_edges::test_stress_from_a_spin_may_take_the_hand_over_seven"),
-    P("ruling.reshuffle-includes-played", "a flip's reshuffle takes the play area too",
+    P("replenish.discard-before-draw", "a flip's reshuffle takes the play area too",
       _wrap(engine, "flip_once", _reshuffle_includes_play),
       "test_rules_turn::test_stress_flip_reshuffles_the_discard_but_never_the_cards_in_play"),
-    P("ruling.adrenaline-order", "ranked cars still take the last places of the order",
+    P("adrenaline.who", "ranked cars still take the last places of the order",
       _set(engine, "has_adrenaline", _ranked_cars_count),
       "test_rules_edges::test_two_cars_get_adrenaline_after_a_car_of_a_big_field_is_ranked",
       {"players": 6}),
+    P("ruling.adrenaline-order", "a cluttered last car's adrenaline goes to the car before it",
+      _wrap(engine, "has_adrenaline", _cluttered_adrenaline_passed),
+      "test_rulings::test_a_cluttered_last_car_does_not_use_adrenaline"),
 )

@@ -336,7 +336,7 @@ def test_a_wrong_engine_on_two_workers_fails_the_same_races_in_the_same_order(
 
 
 @pytest.mark.rules("corner.check", "corner.spin", "play.cluttered", "deck.reshuffle",
-                   "place.blocked", "finish.ranking", "ruling.reshuffle-includes-played")
+                   "place.blocked", "finish.ranking", "replenish.discard-before-draw")
 def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:
     from heatcore.conformance.heat_cases import group_of
     from heatcore.conformance.heat_mined import PER_SITUATION

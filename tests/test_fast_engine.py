@@ -19,6 +19,7 @@ from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import FastRace, fast_random_race
 from heatcore.fast import tables as fast_tables
 from heatcore.notation import parse_action, state_from_dict, state_to_dict, state_to_json
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
@@ -51,9 +52,31 @@ def test_random_races_are_the_reference_races(track: str, players: int) -> None:
 
 def test_every_step_of_a_race_matches_in_lockstep() -> None:
     for seed in range(10):
+        _lockstep(seed)
+
+
+def _alternatives() -> list[tuple[str, str]]:
+    return [(r, c) for r, choices in switches().items() for c in choices[1:]]
+
+
+@pytest.mark.parametrize(("ruling", "choice"), _alternatives())
+def test_races_under_each_ruling_alternative_match_in_lockstep(ruling: str, choice: str) -> None:
+    for seed in range(4):
+        _lockstep(seed, make_rulings({ruling: choice}))
+
+
+def test_races_under_every_alternative_at_once_match_in_lockstep() -> None:
+    every = make_rulings(dict(_alternatives()))
+    for seed in range(6):
+        _lockstep(seed, every)
+
+
+def _lockstep(seed: int, rulings: Rulings = DEFAULT_RULINGS) -> None:
+    """One random race on both engines, compared at every step."""
+    if True:
         track = track_ids()[seed % 4]
         rng = random.Random(seed)
-        state, _ = start_race(random_setup(track, 2 + seed % 5, rng, 1))
+        state, _ = start_race(random_setup(track, 2 + seed % 5, rng, 1, rulings=rulings))
         fast = FastRace(state)
         while not state.is_over():
             assert fast.to_state() == state

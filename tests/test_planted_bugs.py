@@ -24,10 +24,15 @@ from heatcore.registry import ruleset
 #: state, after setup, and has no observation request).
 _SETUP = ("the fixture format starts from a state, after setup: a bug in setting up the race "
           "changes no step of any fixture (the harness's seeded races from a setup catch it)")
+_SEEN = ("what a player sees (heatcore.observe) is not part of the protocol: fixtures compare "
+         "whole states, hidden cards included")
 NO_FIXTURE: dict[str, str] = {
     **{rule: _SETUP for rule in ("setup.track-laps", "setup.spaces-and-spots", "setup.deck",
                                  "setup.engine", "setup.gear", "setup.stress-supply",
-                                 "setup.grid", "setup.hand")},
+                                 "setup.grid", "setup.hand", "setup.players",
+                                 "setup.first-track", "ruling.lap-count")},
+    **{rule: _SEEN for rule in ("info.cards-revealed", "info.discard-top",
+                                "ruling.discard-pile-order")},
     "info.hidden": "fixtures compare whole states, hidden cards included; what a player sees "
                    "(heatcore.observe) is not part of the protocol",
     "ruling.replenish-empty": "the case cannot arise in the core race (a hand is short only "

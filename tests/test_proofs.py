@@ -68,7 +68,7 @@ def test_stress_conservation(suite: list[Row], request: pytest.FixtureRequest) -
 
 @pytest.mark.rules("setup.deck", "setup.hand", "reveal.stress-flip", "deck.reshuffle",
                    "replenish.cleanup", "replenish.draw", "discard.optional",
-                   "ruling.reshuffle-includes-played", "ruling.replenish-empty",
+                   "replenish.discard-before-draw", "ruling.replenish-empty",
                    "ruling.flip-no-basic")
 def test_deck_integrity(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "deck-integrity", request)
@@ -117,7 +117,7 @@ def test_movement(suite: list[Row], request: pytest.FixtureRequest) -> None:
 
 
 @pytest.mark.rules("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
-                   "ruling.slipstream-earlier-lap", "setup.board-space")
+                   "slipstream.earlier-lap", "setup.board-space")
 def test_slipstream(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "slipstream", request)
 

@@ -30,12 +30,12 @@ def mined(tmp_path_factory: pytest.TempPathFactory) -> Path:
                    "slipstream.move", "slipstream.speed-unchanged", "react.boost",
                    "adrenaline.effects", "place.blocked", "place.speed-unchanged",
                    "play.cluttered", "play.cluttered-only-when-forced", "ruling.cluttered-gear",
-                   "reveal.stress-flip", "deck.reshuffle", "ruling.reshuffle-includes-played",
+                   "reveal.stress-flip", "deck.reshuffle", "replenish.discard-before-draw",
                    "finish.line", "finish.ranking", "finish.removed",
                    "order.fixed-at-round-start", "ruling.stress-supply",
                    "corner.after-finish-ignored", "ruling.finished-car-turn", "react.any-order",
                    "react.cooldown", "ruling.blocked-extra-move",
-                   "ruling.slipstream-earlier-lap", "setup.board-space", "slipstream.eligible")
+                   "slipstream.earlier-lap", "setup.board-space", "slipstream.eligible")
 def test_every_situation_exports_five_agreeing_witnesses(
         mined: Path, request: pytest.FixtureRequest) -> None:
     marker = request.node.get_closest_marker("rules")

@@ -166,7 +166,7 @@ def test_a_finished_car_leaves_the_track_at_the_end_of_its_round() -> None:
 # ---------------------------------------------------------------- adrenaline and speed
 
 
-@pytest.mark.rules("adrenaline.count-fixed", "adrenaline.who", "ruling.adrenaline-order")
+@pytest.mark.rules("adrenaline.count-fixed", "adrenaline.who")
 @pytest.mark.parametrize("players", [5, 6])
 def test_two_cars_get_adrenaline_after_a_car_of_a_big_field_is_ranked(players: int) -> None:
     cars = [make_car(60 - 10 * i, hand=FILLER) for i in range(players)]

@@ -85,14 +85,14 @@ def test_cluttered_hand_plays_all_playable_cards_plus_heat_and_does_not_move() -
     state = make_state(car, other)
     assert is_cluttered(state.cars[0])
     legal = [str(a) for a in legal_actions(state)]
-    assert legal == ["P1 gear 3 play 1 H H", "P1 gear 4 play 1 H H H"]
+    assert legal == ["P1 gear 2 play 1 H", "P1 gear 3 play 1 H H", "P1 gear 4 play 1 H H H"]
     after, events = run(state, "P1 gear 4 play 1 H H H", "P2 gear 1 play 1")
     me = after.cars[0]
     assert me.position == 0 and me.gear == 1
     assert kinds(events, "cluttered") and not [e for e in kinds(events, "moved") if e.car == 0]
     assert me.discard.count("H") == 3 and "1" in me.discard
     assert len(me.hand) == 7
-    assert _rejects(state, "P1 gear 2 play 1 H") == "ruling.cluttered-gear"
+    assert _rejects(state, "P1 gear 1 play 1") == "gear.shift.no-three"
 
 
 @pytest.mark.rules("play.cluttered-only-when-forced")

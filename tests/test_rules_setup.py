@@ -64,14 +64,17 @@ def test_laps_come_from_the_track_and_can_be_overridden() -> None:
     assert err.value.rule == "setup.track-laps"
 
 
-@pytest.mark.rules("setup.grid")
+@pytest.mark.rules("setup.players")
 @pytest.mark.parametrize("players", [1, 7])
 def test_only_two_to_six_cars_race(players: int) -> None:
     deck = starting_deck(3)
     setup = RaceSetup("usa", players, 2, tuple(range(players)), (deck,) * players)
     with pytest.raises(MalformedInput) as err:
         start_race(setup)
-    assert err.value.rule == "setup.grid"
+    assert err.value.rule == "setup.players"
+    for ok in (2, 6):
+        state, _ = start_race(RaceSetup("usa", ok, 2, tuple(range(ok)), (deck,) * ok))
+        assert len(state.cars) == ok
 
 
 @pytest.mark.rules("setup.deck")
@@ -129,3 +132,31 @@ def test_observation_hides_other_hands_and_every_deck() -> None:
     other = next(i for i in range(3) if i != planner)
     assert isinstance(observation(state, other)["cars"][planner]["played"], int)
     assert isinstance(observation(state, planner)["cars"][planner]["played"], list)
+
+
+@pytest.mark.rules("setup.first-track")
+def test_the_first_race_is_on_usa() -> None:
+    import contextlib
+    import io
+
+    from heatcore.cli import main
+    from heatcore.setup import first_track
+
+    assert first_track() == "usa"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["race", "--players", "2", "--laps", "1"]) == 0
+    assert out.getvalue().startswith("Race on USA,")
+
+
+@pytest.mark.rules("race.goal", "finish.ranking")
+def test_a_race_ends_when_every_car_has_driven_its_laps_and_is_ranked() -> None:
+    from heatcore.driver import random_race
+
+    race = random_race("usa", 4, seed=3, laps=1)
+    final = race.final
+    assert final.is_over() and sorted(final.ranking) == [0, 1, 2, 3]
+    assert all(final.has_finished(car) for car in final.ranking)
+    first_round = next(evs for evs in race.events if any(e.kind == "ranked" for e in evs))
+    winner = next(e.car for e in first_round if e.kind == "ranked")
+    assert final.ranking[0] == winner

@@ -175,7 +175,7 @@ def test_no_slipstream_two_spaces_behind_a_car() -> None:
     assert "P2 slipstream" not in [str(a) for a in legal_actions(state)]
 
 
-@pytest.mark.rules("slipstream.not-past-finish", "ruling.slipstream-earlier-lap")
+@pytest.mark.rules("slipstream.not-past-finish", "slipstream.earlier-lap")
 def test_slipstream_never_crosses_the_final_finish_line() -> None:
     finish = 138  # USA, 2 laps
     near = make_state(make_car(finish, hand=STILL),
@@ -279,7 +279,7 @@ def test_played_and_flipped_cards_go_to_discard_and_the_hand_is_refilled_to_7() 
     assert len(car.hand) == 7
 
 
-@pytest.mark.rules("deck.reshuffle", "ruling.reshuffle-includes-played")
+@pytest.mark.rules("deck.reshuffle", "replenish.discard-before-draw")
 def test_reshuffle_at_replenish_includes_the_cards_just_played() -> None:
     car = make_car(0, gear=2, hand="3 4 1 1 2 2 2", deck_top="")
     car = replace(car, deck=car.deck[:1], discard=canonical(car.discard + car.deck[1:]))
@@ -290,7 +290,7 @@ def test_reshuffle_at_replenish_includes_the_cards_just_played() -> None:
     assert legal_actions(state) == ()
 
 
-@pytest.mark.rules("deck.reshuffle", "ruling.reshuffle-includes-played")
+@pytest.mark.rules("deck.reshuffle", "replenish.discard-before-draw")
 def test_stress_flip_reshuffles_the_discard_but_never_the_cards_in_play() -> None:
     car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
     car = replace(car, deck=(), discard=canonical(car.deck))

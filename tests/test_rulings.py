@@ -1,4 +1,5 @@
-"""Our rulings on the points the sources leave open (spec/rulings.toml)."""
+"""Our rulings on the points the sources leave open (spec/rulings.toml): the default of each,
+and every alternative a race setup can switch on."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from scenario import kinds, make_car, make_state, run
 
 from heatcore.cards import canonical
 from heatcore.engine import apply, legal_actions
+from heatcore.errors import IllegalAction
 from heatcore.notation import parse_action
-from heatcore.state import Stage
+from heatcore.rulings import make_rulings
+from heatcore.state import RaceState, Stage
 
 FILLER = "1 1 1 2 2 2 3"
 STILL = "U0 U5 S S S H H"
@@ -18,6 +21,21 @@ STILL = "U0 U5 S S S H H"
 
 def step(state, text: str):
     return apply(state, parse_action(text))
+
+
+def under(state: RaceState, ruling: str, choice: str) -> RaceState:
+    """``state`` played under one alternative of one ruling."""
+    return replace(state, rulings=make_rulings({ruling: choice}))
+
+
+def legal(state: RaceState) -> list[str]:
+    return [str(a) for a in legal_actions(state)]
+
+
+def rejected_rule(state: RaceState, text: str) -> str:
+    with pytest.raises(IllegalAction) as err:
+        step(state, text)
+    return err.value.rule
 
 
 @pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
@@ -33,17 +51,32 @@ def test_a_flip_with_no_basic_card_left_finds_nothing_and_moves_no_card() -> Non
     assert [e.get("speed") for e in kinds(events, "speed") if e.car == 0] == [0]
 
 
-@pytest.mark.rules("ruling.stress-supply", "corner.spin")
-def test_a_spin_takes_only_what_the_stress_supply_still_holds() -> None:
-    state = make_state(make_car(25, gear=3, hand="4 4 3 1 2 2 3", engine=1),
-                       make_car(-40, hand=FILLER), track="great-britain")
+def _spin_with_supply(state: RaceState) -> tuple[RaceState, list]:
     state = replace(state, supply=1)  # (not a valid count: the test checks one rule alone)
     events = []
     for text in ("P1 gear 3 play 3 4 4", "P2 gear 1 play 1", "P1 end react"):
         state, evs = step(state, text)
         events.extend(evs)
+    return state, events
+
+
+def _spinner() -> RaceState:
+    return make_state(make_car(25, gear=3, hand="4 4 3 1 2 2 3", engine=1),
+                      make_car(-40, hand=FILLER), track="great-britain")
+
+
+@pytest.mark.rules("ruling.stress-supply", "corner.spin")
+def test_a_spin_takes_only_what_the_stress_supply_still_holds() -> None:
+    state, events = _spin_with_supply(_spinner())
     spin = kinds(events, "spun-out")[0]
     assert spin.get("stress") == 1 and state.supply == 0
+
+
+@pytest.mark.rules("ruling.stress-supply", "corner.spin")
+def test_under_an_unlimited_supply_a_spin_takes_its_full_count() -> None:
+    state, events = _spin_with_supply(under(_spinner(), "ruling.stress-supply", "unlimited"))
+    spin = kinds(events, "spun-out")[0]
+    assert spin.get("stress") == 2 and state.supply == -1
 
 
 @pytest.mark.rules("ruling.replenish-empty")
@@ -80,54 +113,165 @@ def test_draw_stops_short_when_nothing_is_left_and_never_over_seven() -> None:
     assert done and len(after.cars[0].hand) == 8 and after.cars[0].deck == ("4",)
 
 
+def _cluttered_in_fourth() -> RaceState:
+    """The cluttered-paid-shift transcript's hand: gear 4, engine 1, one 3 and six Heat."""
+    car = make_car(0, gear=4, hand="3 H H H H H H", engine=1)
+    return make_state(car, make_car(-9, hand=FILLER))
+
+
+@pytest.mark.rules("ruling.cluttered-gear", "play.cluttered", "gear.shift.two-costs-heat")
+def test_a_cluttered_hand_may_take_the_paid_two_gear_shift() -> None:
+    state = _cluttered_in_fourth()
+    assert legal(state) == ["P1 gear 2 play 3 H", "P1 gear 3 play 3 H H",
+                            "P1 gear 4 play 3 H H H"]
+    after, events = step(state, "P1 gear 2 play 3 H")
+    after, events2 = step(after, "P2 gear 1 play 1")
+    events += events2
+    me = after.cars[0]
+    assert me.engine == 0 and kinds(events, "cluttered") and me.gear == 1
+    assert [e.get("cause") for e in kinds(events, "paid-heat") if e.car == 0] == ["shift"]
+
+
 @pytest.mark.rules("ruling.cluttered-gear", "play.cluttered")
-def test_cluttered_gear_choice_is_among_the_free_shifts() -> None:
+def test_under_free_shifts_only_a_cluttered_hand_stays_or_shifts_one() -> None:
+    state = under(_cluttered_in_fourth(), "ruling.cluttered-gear", "free-shifts-only")
+    assert legal(state) == ["P1 gear 3 play 3 H H", "P1 gear 4 play 3 H H H"]
+    assert rejected_rule(state, "P1 gear 2 play 3 H") == "ruling.cluttered-gear"
+
+
+@pytest.mark.rules("ruling.cluttered-gear", "play.cluttered")
+def test_with_no_engine_heat_a_cluttered_hand_has_the_free_shifts_only() -> None:
     car = make_car(0, gear=2, hand="H H H H H H H", engine=0)
     state = make_state(car, make_car(-9, hand=FILLER))
     assert [a.gear for a in legal_actions(state)] == [1, 2, 3]
 
 
+def _zero_mover() -> RaceState:
+    return make_state(make_car(5, racing_line=False, hand=STILL), make_car(-9, hand=FILLER))
+
+
 @pytest.mark.rules("ruling.zero-move")
 def test_a_move_of_zero_leaves_the_car_on_its_spot() -> None:
-    state = make_state(make_car(5, racing_line=False, hand=STILL), make_car(-9, hand=FILLER))
-    after, events = run(state, "P1 gear 1 play U0", "P1 end react")
+    after, events = run(_zero_mover(), "P1 gear 1 play U0", "P1 end react")
     assert after.cars[0].spot == (5, False)
     assert not [e for e in kinds(events, "moved") if e.car == 0]
 
 
+@pytest.mark.rules("ruling.zero-move", "place.racing-line-first")
+def test_under_place_a_move_of_zero_takes_the_free_racing_line_spot() -> None:
+    state = under(_zero_mover(), "ruling.zero-move", "place")
+    after, events = run(state, "P1 gear 1 play U0", "P1 end react")
+    assert after.cars[0].spot == (5, True)
+    assert [e.get("spaces") for e in kinds(events, "moved") if e.car == 0] == [0]
+
+
+def _blocked_adrenaline() -> RaceState:
+    """P5 moves 8 to space 8: spaces 9 and 10 are full, so neither its adrenaline +1 nor a
+    slipstream can take it anywhere."""
+    blockers = [make_car(s, r, hand=STILL) for s in (10, 9) for r in (True, False)]
+    state = make_state(*blockers, make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    state, _ = run(state, "P5 gear 2 play 4 4")
+    return state
+
+
 @pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects")
 def test_blocked_adrenaline_move_is_legal_and_still_adds_one_speed() -> None:
-    blockers = [make_car(9, True, hand=STILL), make_car(9, False, hand=STILL)]
-    me = make_car(0, gear=2, hand="4 4 1 1 2 2 3")
-    state = make_state(*blockers, me)
-    state, _ = run(state, "P3 gear 2 play 4 4")
-    assert "P3 adrenaline move" in [str(a) for a in legal_actions(state)]
-    after, events = step(state, "P3 adrenaline move")
-    assert after.cars[2].position == 8 and after.turn is not None and after.turn.speed == 9
+    state = _blocked_adrenaline()
+    assert "P5 adrenaline move" in legal(state)
+    after, events = step(state, "P5 adrenaline move")
+    assert after.cars[4].position == 8 and after.turn is not None and after.turn.speed == 9
 
 
-@pytest.mark.rules("ruling.finished-car-turn", "finish.removed")
-def test_a_finished_car_reacts_but_skips_slipstream_discard_and_draw() -> None:
+@pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects", "slipstream.eligible")
+def test_under_must_gain_a_move_that_gains_nothing_is_not_offered() -> None:
+    state = under(_blocked_adrenaline(), "ruling.blocked-extra-move", "must-gain")
+    assert "P5 adrenaline move" not in legal(state) and "P5 boost" in legal(state)
+    assert rejected_rule(state, "P5 adrenaline move") == "ruling.blocked-extra-move"
+    after, _ = step(state, "P5 end react")
+    assert after.turn is not None and after.turn.stage is not Stage.SLIPSTREAM
+    allowed, _ = step(_blocked_adrenaline(), "P5 end react")
+    assert allowed.turn is not None and allowed.turn.stage is Stage.SLIPSTREAM
+
+
+def _outer_blocked() -> RaceState:
+    """P3 on the outer spot of space 5, the racing-line spot free, space 6 full; P3 plays 1."""
+    state = make_state(make_car(6, True, hand=STILL), make_car(6, False, hand=STILL),
+                       make_car(5, False, hand=FILLER))
+    state, _ = run(state, "P3 gear 1 play 1")
+    return state
+
+
+@pytest.mark.rules("ruling.blocked-own-space", "place.blocked")
+def test_a_blocked_move_may_end_on_the_racing_line_of_the_cars_own_space() -> None:
+    state = _outer_blocked()
+    assert state.cars[2].spot == (5, True)
+
+
+@pytest.mark.rules("ruling.blocked-own-space", "place.blocked")
+def test_under_stay_a_blocked_move_back_to_its_own_space_keeps_its_spot() -> None:
+    state = make_state(make_car(6, True, hand=STILL), make_car(6, False, hand=STILL),
+                       make_car(5, False, hand=FILLER))
+    state, _ = run(under(state, "ruling.blocked-own-space", "stay"), "P3 gear 1 play 1")
+    assert state.cars[2].spot == (5, False)
+
+
+def _spin_then_discard(state: RaceState) -> RaceState:
+    for text in ("P1 gear 3 play 3 4 4", "P2 gear 1 play 1", "P1 end react"):
+        state, _ = step(state, text)
+    return state
+
+
+@pytest.mark.rules("ruling.spin-discard", "corner.spin", "discard.optional")
+def test_a_car_that_spun_may_still_discard() -> None:
+    after = _spin_then_discard(_spinner())
+    assert after.turn is not None and after.turn.car == 0 and after.turn.stage is Stage.DISCARD
+    assert after.cars[0].gear == 1
+
+
+@pytest.mark.rules("ruling.spin-discard", "corner.spin")
+def test_under_straight_to_replenish_a_car_that_spun_does_not_discard() -> None:
+    state = under(_spinner(), "ruling.spin-discard", "straight-to-replenish")
+    after = _spin_then_discard(state)
+    assert after.turn is None or after.turn.car != 0
+    assert len(after.cars[0].hand) >= 7
+
+
+def _finisher() -> RaceState:
     finish = 138
-    state = make_state(make_car(finish - 5, gear=2, hand="4 4 1 1 2 H 3"),
-                       make_car(finish + 6, False, hand=STILL), make_car(-9, hand=STILL))
-    state = replace(state, ranking=(), cars=state.cars)
-    state, events = run(state, "P1 gear 2 play 4 4")
-    assert state.cars[0].position > finish
-    options = [str(a) for a in legal_actions(state)]
-    assert "P1 cooldown 1" in options
-    after, events = step(state, "P1 end react")
+    return make_state(make_car(finish - 5, gear=2, hand="4 4 1 1 2 H 3"),
+                      make_car(finish + 6, False, hand=STILL), make_car(-9, hand=STILL))
+
+
+@pytest.mark.rules("ruling.finished-car-turn", "finish.removed", "corner.after-finish-ignored")
+def test_a_finished_car_reacts_keeps_its_spot_and_does_not_slipstream() -> None:
+    state, _ = run(_finisher(), "P1 gear 2 play 4 4")
+    assert state.has_finished(0)
+    assert "P1 cooldown 1" in legal(state)
+    after, _ = step(state, "P1 end react")
+    assert after.turn is not None and after.turn.stage is Stage.DISCARD
+    assert after.cars[0].spot in {c.spot for c in after.cars[1:]} | {after.cars[0].spot}
+    assert after.ranking == ()
+
+
+@pytest.mark.rules("ruling.finished-car-discard-draw", "discard.optional", "replenish.draw")
+def test_a_finished_car_discards_and_draws_as_usual() -> None:
+    state, _ = run(_finisher(), "P1 gear 2 play 4 4")
+    after, _ = step(state, "P1 end react")
+    assert "P1 discard 1" in legal(after)
+    after, _ = step(after, "P1 discard 1")
+    car = after.cars[0]
+    assert not car.play_area and len(car.hand) == 7 and after.turn is not None
+    assert after.turn.car != 0
+
+
+@pytest.mark.rules("ruling.finished-car-discard-draw", "replenish.cleanup")
+def test_under_skip_a_finished_car_neither_discards_nor_draws() -> None:
+    state = under(_finisher(), "ruling.finished-car-discard-draw", "skip")
+    state, _ = run(state, "P1 gear 2 play 4 4")
+    after, _ = step(state, "P1 end react")
     car = after.cars[0]
     assert not car.play_area and len(car.hand) == 5 and after.turn is not None
     assert after.turn.car != 0
-    assert car.spot in {c.spot for c in after.cars}
-
-
-@pytest.mark.rules("ruling.simultaneous-planning", "gear.shift.two-costs-heat")
-def test_two_step_shift_heat_is_paid_when_the_plan_is_taken() -> None:
-    state = make_state(make_car(0, gear=1, hand="1 2 3 4 4 S U5"), make_car(-9, hand=FILLER))
-    after, events = step(state, "P1 gear 3 play 1 2 3")
-    assert after.cars[0].engine == 5 and after.turn is None and kinds(events, "paid-heat")
 
 
 @pytest.mark.rules("ruling.adrenaline-order", "adrenaline.who", "play.cluttered")
@@ -138,3 +282,39 @@ def test_a_cluttered_last_car_does_not_use_adrenaline() -> None:
     after, events = run(state, "P2 gear 1 play H")
     assert kinds(events, "cluttered")
     assert not kinds(events, "adrenaline") and after.cars[1].position == 0
+    # its adrenaline is not passed on: the car before it in the order has none
+    assert [e.get("adrenaline") for e in kinds(events, "turn-started") if e.car == 0] == [False]
+
+
+def _corner_runner(blocked: bool) -> tuple[RaceState, list]:
+    """P3 at 30 plays a 4 towards USA's corner line 2 (after space 33, limit 3); with
+    ``blocked`` both spots of space 34 are taken."""
+    ahead = [make_car(34, True, hand=STILL), make_car(34, False, hand=STILL)] if blocked else [
+        make_car(40, True, hand=STILL), make_car(40, False, hand=STILL)]
+    state = make_state(*ahead, make_car(30, hand="4 1 1 2 2 3 3"))
+    state, events = run(state, "P3 gear 1 play 4", "P3 end react")
+    if blocked:  # beside nobody, but just behind the blockers: decline the slipstream
+        state, more = step(state, "P3 no slipstream")
+        events += more
+    return state, events
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check", "place.blocked")
+def test_a_car_set_back_before_a_corner_line_does_not_check_it() -> None:
+    after, events = _corner_runner(blocked=True)
+    assert after.cars[2].position == 33 and after.turn is not None
+    assert after.turn.stage is Stage.DISCARD  # step 7 is done
+    assert not [e for e in kinds(events, "corner") if e.car == 2]
+    free, events = _corner_runner(blocked=False)
+    assert free.cars[2].position == 34
+    assert [e.get("heat") for e in kinds(events, "corner") if e.car == 2] == [1]
+
+
+@pytest.mark.rules("ruling.lap-count", "setup.track-laps", "finish.line")
+@pytest.mark.parametrize("laps", [1, 3])
+def test_races_of_other_lengths_than_the_board_play_to_the_end(laps: int) -> None:
+    from heatcore.driver import random_race
+
+    race = random_race("usa", 3, seed=laps, laps=laps)
+    assert race.final.is_over() and race.final.laps == laps
+    assert race.final.finish_position == race.final.track.finish_position(laps)

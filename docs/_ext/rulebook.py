@@ -769,9 +769,18 @@ class RuleDirective(SphinxDirective):
         if entry.alternatives:
             box += self._para("Alternatives not chosen", "")
             items = nodes.bullet_list()
-            for alt in entry.alternatives:
-                items += nodes.list_item("", nodes.paragraph(alt, alt))
+            ids = entry.alternative_ids or ("",) * len(entry.alternatives)
+            for alt, alt_id in zip(entry.alternatives, ids, strict=True):
+                text = f"{alt_id} (switchable): {alt}" if alt_id else alt
+                items += nodes.list_item("", nodes.paragraph(text, text))
             box += items
+        if entry.default:
+            choices = ", ".join(entry.choices[1:])
+            box += self._para("Switch", f"a race's setup chooses {entry.default} (the "
+                                        f"decision above, the default) or {choices}: "
+                                        f"heatcore race --ruling {entry.id}=CHOICE.")
+        elif entry.fixed:
+            box += self._para("Not switchable", entry.fixed)
         if entry.example:
             box += self._para("Example", entry.example)
         box += pinned_examples(rule_id=rule_id)

@@ -88,9 +88,11 @@ class Session:
     """An engine subprocess with a completed ``start`` handshake; restarted after failures."""
 
     def __init__(self, argv: list[str], timeout: float, ruleset: str,
-                 memory_mb: int | None = None) -> None:
+                 memory_mb: int | None = None, rulings: JSON = None) -> None:
         self.argv, self.timeout, self.ruleset = argv, timeout, ruleset
         self.memory_mb = memory_mb
+        #: The ruling alternatives the session plays, sent with ``start`` when given.
+        self.rulings = rulings
         self.engine: EngineProcess | None = None
         self.hello: JSON = {}
         self.caps = Capabilities(ruleset=ruleset)
@@ -111,8 +113,10 @@ class Session:
         self.started += 1
         self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT),
                                     memory_mb=self.memory_mb)
-        reply = self.engine.request({"op": "start", "protocol": PROTOCOL,
-                                     "ruleset": self.ruleset})
+        hello: JSON = {"op": "start", "protocol": PROTOCOL, "ruleset": self.ruleset}
+        if self.rulings:
+            hello["rulings"] = self.rulings
+        reply = self.engine.request(hello)
         self.engine.timeout = self.timeout
         if not reply.get("ok"):
             raise EngineFailure("refused-start", f"start refused: {reply.get('error')}")
@@ -489,7 +493,7 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
     began = time.perf_counter()
-    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb, _chosen_rulings(binding))
     start_engine(session)
     outcome.implementation = session.hello.get("implementation", {})
     outcome.capabilities = session.caps
@@ -536,6 +540,13 @@ def _unplayable(binding: Binding, caps: Capabilities) -> str | None:
     return f"the reference cannot yet play races under {shown}"
 
 
+def _chosen_rulings(binding: Binding) -> JSON:
+    """The ruling alternatives the binding's random races play (sent with ``start``), or
+    None when it plays the defaults or has no such notion."""
+    chosen = getattr(binding, "chosen_rulings", None)
+    return chosen() if chosen is not None else None
+
+
 def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
     """The seeds ``seed_base .. seed_base+races-1`` (``races`` >= 1) cut into
     ``min(workers, races)`` contiguous runs of near-equal length, in order."""
@@ -557,7 +568,7 @@ def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range,
                 memory_mb: int | None) -> Outcome:
     """Run the races of ``seeds`` through a new engine subprocess (a pool job)."""
     outcome = Outcome()
-    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb, _chosen_rulings(binding))
     try:
         runner = Runner(binding, session, outcome)
         for seed in seeds:
@@ -615,7 +626,18 @@ def main(argv: list[str]) -> int:
                         help="cap the engine's address space (MiB); none by default")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                         help="progress on stderr (auto: when stderr is a terminal)")
+    parser.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
+                        help="play the random races under this alternative of a switchable "
+                             "ruling (spec/rulings.toml); repeat for several")
     args = parser.parse_args(argv)
+    from heatcore.errors import RulesError
+    from heatcore.rulings import make_rulings, parse_ruling_option
+
+    try:
+        rulings = make_rulings(dict(parse_ruling_option(t) for t in args.ruling))
+    except RulesError as error:
+        print(f"heatcore conform: --ruling: {error}", file=sys.stderr)
+        return 2
     try:
         command = shlex.split(args.impl)
     except ValueError as error:
@@ -632,6 +654,13 @@ def main(argv: list[str]) -> int:
     if command[0] == "heatcore" and shutil.which("heatcore") is None:
         command = [sys.executable, "-m", "heatcore.cli", *command[1:]]
     binding = load_binding(args.ruleset)
+    if rulings.changed:  # --ruling: the random races play these alternatives (Heat only)
+        from heatcore.conformance.heat import HeatBinding
+
+        if not isinstance(binding, HeatBinding):
+            print("heatcore conform: --ruling applies to the heat ruleset", file=sys.stderr)
+            return 2
+        binding = HeatBinding(rulings)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     try:

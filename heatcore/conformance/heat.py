@@ -16,16 +16,19 @@ from heatcore.errors import RulesError
 from heatcore.notation import (
     event_to_dict,
     parse_action,
+    rulings_from,
     setup_from_dict,
     setup_to_dict,
     state_from_dict,
     state_to_dict,
 )
 from heatcore.registry import ruleset
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
 from heatcore.validity import validate
+from heatcore.values import replace
 
 
 def _rejected(error: RulesError) -> Rejected:
@@ -38,16 +41,31 @@ class HeatBinding:
     name = "heatcore"
     ruleset = "heat"
 
-    def __init__(self) -> None:
+    def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
         from heatcore import __version__
 
         self.version = str(__version__)
+        #: The rulings of the random races, and of loaded states that name none.
+        self.race_rulings = rulings
         # The last state this binding produced or loaded, and its value: a session applies
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, RaceState] | None = None
 
     def rulings(self) -> list[str]:
         return [e.id for e in ruleset() if e.kind == "ruling"]
+
+    def chosen_rulings(self) -> JSON:
+        """The alternatives the random races play that differ from the defaults (None if
+        none), as a ``start`` request carries them."""
+        return dict(self.race_rulings.changed) or None
+
+    def use_rulings(self, chosen: JSON) -> None:
+        """Play this session under ``chosen`` (ruling ID -> alternative, from ``start``): a
+        loaded state that has no ``rulings`` object takes them. Rejected if unknown."""
+        try:
+            self.race_rulings = rulings_from(chosen, "start.rulings")
+        except RulesError as error:
+            raise Rejected("unsupported", error.rule, str(error)) from None
 
     def tracks(self) -> list[str]:
         return list(track_ids())
@@ -72,6 +90,8 @@ class HeatBinding:
             value = validate(state_from_dict(state))
         except RulesError as error:
             raise _rejected(error) from None
+        if isinstance(state, dict) and "rulings" not in state:
+            value = replace(value, rulings=self.race_rulings)
         return value
 
     def _remember(self, value: RaceState) -> JSON:
@@ -106,7 +126,8 @@ class HeatBinding:
         track = tracks[seed % len(tracks)]
         players = 2 + (seed // len(tracks)) % 5
         rng = random.Random(seed)
-        setup = random_setup(track, players, rng, laps=1 if seed % 3 else 2)
+        setup = random_setup(track, players, rng, laps=1 if seed % 3 else 2,
+                             rulings=self.race_rulings)
         policy = greedy_policy if seed % 2 else random_policy
         return record_race(seed, setup, policy, policy.__name__, rng)
 

@@ -291,7 +291,7 @@ def _state_rules(want: JSON, got: JSON, action: str | None, table: dict[str, str
         if slipstream and path == "turn.speed":
             found.add("slipstream.speed-unchanged")
         if shuffle_pending and path in ("cars[].discard", "cars[].played", "cars[].flipped"):
-            found.add("ruling.reshuffle-includes-played", "deck.reshuffle")
+            found.add("replenish.discard-before-draw", "deck.reshuffle")
         found.add(table.get(path, ""))
     return found
 

@@ -18,9 +18,10 @@ BASIC = ("1", "2", "3", "4")
 #: Seeds of the races the corpus is cut from (the harness uses other seeds).
 CORPUS_SEEDS = range(0, 60)
 #: Further seeds, scanned only for rules still short of cases.
-EXTRA_SEEDS = range(60, 160)
+EXTRA_SEEDS = range(60, 460)
 #: Rules that random races show rarely and no crafted case covers: scanned further.
-RARE = frozenset({"ruling.slipstream-earlier-lap"})
+RARE = frozenset({"slipstream.earlier-lap", "ruling.blocked-own-space",
+                  "ruling.setback-corner"})
 PER_RULE = 3
 
 
@@ -94,6 +95,46 @@ def predicates(lap_length: dict[str, int]) -> dict[str, tuple[str, Predicate]]:
     def first_plan(s: Step) -> bool:
         return plan(s) and s.before["round"] == 1 and s.before["cursor"] == 0
 
+    def last_plan(s: Step) -> bool:
+        return plan(s) and s.before["cursor"] == len(s.before["order"]) - 1
+
+    def finished_actor(s: Step) -> bool:
+        t = _turn(s)
+        return bool(t) and bool(
+            _car(s.before, t["car"])["position"] > _finish(s.before, lap_length))
+
+    def setback_before_line(s: Step) -> bool:
+        from heatcore.track import load_track
+
+        track = load_track(s.before["track"])
+        pos = {c["id"]: c["position"] for c in s.before["cars"]}
+        for e in _ev(s, "moved"):
+            target = pos[e["car"]] + e["spaces"]
+            if e["position"] < target and track.corner_lines(e["position"], target,
+                                                             s.before["laps"]):
+                return True
+            pos[e["car"]] = e["position"]
+        return False
+
+    def gears_then_two_step(s: Step) -> bool:
+        """The last plan, with a normal shift of a car later in the order than a car
+        shifting two gears (so the two steps of info.gears-shown tell apart)."""
+        if not last_plan(s):
+            return False
+        gears = {c["id"]: len(c["played"]) for c in s.before["cars"]}
+        gears[s.action.split()[0]] = int(s.action.split()[2])
+        now = {c["id"]: c["gear"] for c in s.before["cars"]}
+        steps = [abs(gears[name] - now[name]) for name in s.before["order"]]
+        return any(a == 2 and 1 in steps[k + 1:] for k, a in enumerate(steps))
+
+    def own_space_hop(s: Step) -> bool:
+        for e in _ev(s, "moved"):
+            me = _car(s.before, e["car"])
+            if (e["spaces"] > 0 and e["position"] == me["position"] and e["racing_line"]
+                    and not me["racing_line"]):
+                return True
+        return False
+
     def near_finish_no_slip(s: Step) -> bool:
         name = s.action.split()[0]
         me = _car(s.before, name)
@@ -152,8 +193,8 @@ def predicates(lap_length: dict[str, int]) -> dict[str, tuple[str, Predicate]]:
         "setup.spaces-and-spots": ("a car lands on the spot off the racing line",
                                    lambda s: any(not e["racing_line"] for e in _ev(s, "moved"))),
         "setup.deck": ("the first plan draws on the 18-card starting deck", first_plan),
-        "setup.engine": ("the first two-gear shift pays from the starting engine",
-                         lambda s: s.before["round"] == 1 and shift(s, 2)),
+        "setup.engine": ("a first-round two-gear shift pays from the starting engine",
+                         lambda s: s.before["round"] == 1 and shift(s, 2) and last_plan(s)),
         "setup.gear": ("every car starts in 1st gear", first_plan),
         "setup.stress-supply": ("a spin takes Stress from the shared supply",
                                 lambda s: "spun-out" in _kinds(s)),
@@ -162,8 +203,8 @@ def predicates(lap_length: dict[str, int]) -> dict[str, tuple[str, Predicate]]:
         "gear.range": ("a car in 1st or 4th gear shifts within 1-4",
                        lambda s: plan(s) and _actor(s)["gear"] in (1, 4)),
         "gear.shift.free": ("a one-gear shift costs nothing", lambda s: shift(s, 1)),
-        "gear.shift.two-costs-heat": ("a two-gear shift pays one Heat from the engine",
-                                      lambda s: shift(s, 2)),
+        "gear.shift.two-costs-heat": ("a two-gear shift pays one Heat once every plan is in",
+                                      lambda s: shift(s, 2) and last_plan(s)),
         "gear.shift.no-three": ("a car in 1st or 4th gear cannot shift three gears",
                                 lambda s: plan(s) and _actor(s)["gear"] in (1, 4)),
         "play.card-count": ("a car plays as many cards as its gear", plan),
@@ -244,19 +285,49 @@ def predicates(lap_length: dict[str, int]) -> dict[str, tuple[str, Predicate]]:
                                  lambda s: "spun-out" in _kinds(s)),
         "ruling.replenish-empty": ("drawing reshuffles the discard pile when the deck runs out",
                                    replenish_shuffle),
-        "ruling.cluttered-gear": ("a cluttered hand stays or shifts one gear",
+        "ruling.cluttered-gear": ("a cluttered hand chooses its gear like any other",
                                   lambda s: "cluttered" in _kinds(s)),
-        "ruling.slipstream-earlier-lap": ("a slipstream may cross the line on an earlier lap",
+        "slipstream.earlier-lap": ("a slipstream may cross the line on an earlier lap",
                                           earlier_lap_slip),
         "ruling.zero-move": ("a speed of 0 leaves the car on its spot",
                              lambda s: any(e["speed"] == 0 for e in _ev(s, "speed"))),
         "ruling.blocked-extra-move": ("the adrenaline move is taken even when blocked",
                                       lambda s: _verb(s) == "adrenaline" and _blocked(s)),
         "ruling.finished-car-turn": ("a car past the final line still reacts", finished_react),
-        "ruling.simultaneous-planning": ("plans are taken one car at a time in turn order",
-                                         lambda s: shift(s, 2)),
+        "ruling.finished-car-discard-draw": ("a car past the final line discards and draws",
+                                             lambda s: finished_actor(s)
+                                             and _verb(s) == "discard"),
+        "ruling.simultaneous-planning": ("a two-gear shift planned early pays only when every "
+                                         "plan is in", lambda s: shift(s, 2)
+                                         and not last_plan(s)),
+        "ruling.blocked-own-space": ("a blocked move ends on the racing line of its own space",
+                                     own_space_hop),
+        "ruling.spin-discard": ("a car that spun may still discard",
+                                lambda s: "spun-out" in _kinds(s)
+                                and (s.after.get("turn") or {}).get("stage") == "discard"),
+        "info.plan-simultaneous": ("a plan taken before the last changes no gear or engine",
+                                   lambda s: plan(s) and not last_plan(s)),
+        "info.gears-shown": ("the normal shifts come before the two-gear shifts",
+                             gears_then_two_step),
+        "info.cards-revealed": ("a car's cards are turned face up at its turn",
+                                lambda s: "revealed" in _kinds(s)),
+        "race.goal": ("the race goes on after a car has finished, until every car is ranked",
+                      lambda s: "ranked" in _kinds(s) and "round-started" in _kinds(s)),
+        "setup.first-track": ("a first round on USA, the board of the first race",
+                              lambda s: first_plan(s) and s.before["track"] == "usa"),
+        "ruling.lap-count": ("a race of one lap ranks its cars after that lap",
+                             lambda s: s.before["laps"] == 1 and "ranked" in _kinds(s)),
+        "ruling.setback-corner": ("a car set back before a corner line by a full space does "
+                                  "not check it", setback_before_line),
+        "info.discard-top": ("discarded cards go face up to the discard pile",
+                             lambda s: _verb(s) == "discard" and s.action.split()[2:] != [
+                                 "nothing"]),
+        "ruling.discard-pile-order": ("a discard pile is held as a set of cards, unordered",
+                                      lambda s: "drew" in _kinds(s)
+                                      and _verb(s) == "discard"),
+        "setup.players": ("every car of the race plans in the first round", first_plan),
         "ruling.hand-over-limit": ("Stress from a spin may take the hand over 7", hand_over),
-        "ruling.reshuffle-includes-played": ("a reshuffle during a flip leaves the play area out",
+        "replenish.discard-before-draw": ("a reshuffle during a flip leaves the play area out",
                                              flip_shuffle),
         "ruling.adrenaline-order": ("adrenaline goes to the last cars of the fixed order",
                                     adrenaline_late),
@@ -475,6 +546,43 @@ def rejection_cases(builder: Builder) -> None:
                     got(rule)
 
 
+def _cluttered_last(builder: Builder) -> None:
+    """The last car of a round's order made cluttered (every playable card to its deck, the
+    engine's Heat but one to its hand): its adrenaline is used by no one
+    (ruling.adrenaline-order)."""
+    count = 0
+    for seed in range(40):
+        race = _race(builder.binding, seed)
+        for k, step in enumerate(race.steps):
+            s = step.before
+            if count >= PER_RULE or step.action.split()[1] != "gear" \
+                    or s["cursor"] != len(s["order"]) - 1 or len(s["order"]) < 2:
+                continue
+            s = copy.deepcopy(s)
+            name = _actor_name(s)
+            me = _car(s, name)
+            while me["engine"] > 0:
+                me["engine"] -= 1
+                me["hand"].append("H")
+            for card in [c for c in me["hand"] if c != "H"]:
+                _move(me["hand"], card, me["deck"])
+            me["hand"] = _canon(me["hand"])
+            try:
+                builder.binding.load(s)
+                legal = builder.binding.legal(s)
+            except Rejected:
+                continue
+            if legal and builder.step_case(
+                    "ruling.adrenaline-order", f"ruling.adrenaline-order.crafted{seed}-{k}",
+                    f"the last car is cluttered: no other car gets its adrenaline "
+                    f"(crafted from race {seed}, step {k})", s, legal[0],
+                    f"crafted:{seed}:{k}"):
+                count += 1
+                break
+        if count >= PER_RULE:
+            return
+
+
 def _move(cards: list[str], card: str, target: list[str]) -> None:
     cards.remove(card)
     target.append(card)
@@ -511,7 +619,8 @@ def crafted_cases(builder: Builder) -> None:
         count += 1
         where = f"crafted from race {seed}, step {k}"
         for rule, text in (("play.cluttered", "a hand of only Heat plays Heat"),
-                           ("ruling.cluttered-gear", "a cluttered hand picks a free gear"),
+                           ("ruling.cluttered-gear",
+                            "a cluttered hand picks any reachable gear, the paid shift too"),
                            ("play.cluttered-only-when-forced",
                             "a hand with no playable card is cluttered")):
             builder.legal_case(rule, f"{_slug(rule)}.crafted{seed}-{k}.legal",
@@ -519,11 +628,16 @@ def crafted_cases(builder: Builder) -> None:
         builder.step_case("play.cluttered", f"play.cluttered.crafted{seed}-{k}",
                           f"a cluttered play drops to 1st gear: {legal[-1]} ({where})", s,
                           legal[-1], f"crafted:{seed}:{k}")
-        heat = " ".join(["H"] * 1)
+        down = me["gear"] - 2
+        paid = f"{name} gear {down} play {' '.join(['H'] * down)}"
+        builder.step_case("ruling.cluttered-gear", f"ruling.cluttered-gear.crafted{seed}-{k}",
+                          f"a cluttered hand takes the paid two-gear shift ({where})", s, paid,
+                          f"crafted:{seed}:{k}")
+        strict = {**s, "rulings": {**s["rulings"], "ruling.cluttered-gear": "free-shifts-only"}}
         builder.reject_case("ruling.cluttered-gear",
-                            f"ruling.cluttered-gear.crafted{seed}-{k}.reject",
-                            f"a cluttered hand may not take the paid two-gear shift ({where})",
-                            s, f"{name} gear 1 play {heat}", f"crafted:{seed}:{k}")
+                            f"ruling.cluttered-gear.crafted{seed}-{k}.free-shifts-only",
+                            "under free-shifts-only a cluttered hand may not take the paid "
+                            f"two-gear shift ({where})", strict, paid, f"crafted:{seed}:{k}")
     # Flips with no basic card left: every basic card of deck and discard into the hand.
     count = 0
     for seed in range(40):
@@ -737,6 +851,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         rejection_cases(builder)
         stage(CASE_STAGES[3])
         crafted_cases(builder)
+        _cluttered_last(builder)
         stage(CASE_STAGES[4])
         _hand_over_limit(builder)
         _no_round_limit(builder)

@@ -271,6 +271,15 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
             return _error("unsupported", f"this engine speaks {PROTOCOL}")
         if request["ruleset"] != binding.ruleset:
             return _error("unsupported", f"this engine plays {binding.ruleset!r}")
+        if "rulings" in request:  # the alternatives the session plays (spec/rulings.toml)
+            use = getattr(binding, "use_rulings", None)
+            try:
+                if use is None:
+                    raise Rejected("unsupported", "round.sequence",
+                                   "this engine plays only its own rulings")
+                use(request["rulings"])
+            except Rejected as rejected:
+                return _error(rejected.kind, rejected.message, rejected.rule)
         return {"ok": True, "protocol": PROTOCOL,
                 "implementation": {"name": binding.name, "version": binding.version},
                 "ruleset": binding.ruleset, "rulings": binding.rulings(),

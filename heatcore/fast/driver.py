@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from heatcore.actions import Action, Shuffle
 from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, shuffle_cards
 from heatcore.fast.race import FastRace
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup
 
 FastPolicy = Callable[[FastRace, tuple[Action, ...], random.Random], Action]
@@ -69,8 +70,9 @@ def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceRe
 
 
 def fast_random_race(track: str, players: int, seed: int, laps: int | None = None,
-                     policy: FastPolicy = fast_random_policy) -> FastRaceResult:
+                     policy: FastPolicy = fast_random_policy,
+                     rulings: Rulings = DEFAULT_RULINGS) -> FastRaceResult:
     """A whole race from one seed, equal to ``heatcore.driver.random_race(track, players,
-    seed, laps)`` with the same policy (random by default)."""
+    seed, laps)`` with the same policy (random by default) and rulings."""
     rng = random.Random(seed)
-    return play(random_setup(track, players, rng, laps), policy, rng)
+    return play(random_setup(track, players, rng, laps, rulings=rulings), policy, rng)

@@ -43,6 +43,15 @@ from heatcore.fast.tables import Hand
 from heatcore.react import COOLDOWN
 from heatcore.registry import implements
 from heatcore.rounds import adrenaline_count
+from heatcore.rulings import (
+    BLOCKED_EXTRA_MOVE,
+    BLOCKED_OWN_SPACE,
+    CLUTTERED_GEAR,
+    FINISHED_DISCARD_DRAW,
+    SPIN_DISCARD,
+    STRESS_SUPPLY,
+    ZERO_MOVE,
+)
 from heatcore.setup import RaceSetup, start_race
 from heatcore.slipstream import SLIPSTREAM_SPACES
 from heatcore.state import Car, Phase, RaceState, Stage, Turn
@@ -87,10 +96,13 @@ class FastRace:
     """
 
     __slots__ = (
-        "_legal", "adrenaline", "adrenaline_cars", "adrenaline_cooldown_used",
+        "_cluttered_free_only", "_finished_skip", "_legal", "_must_gain", "_own_stay",
+        "_spin_skip_discard", "_stress_unlimited", "_zero_place", "adrenaline",
+        "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
         "corner_positions", "cursor", "finish", "flips_left", "laps", "modules",
-        "order", "phase", "ranking", "round", "shuffle", "speed", "spins", "spots", "stage",
+        "order", "phase", "ranking", "round", "rulings", "shuffle", "speed", "spins", "spots",
+        "stage",
         "start_position", "supply", "to_move", "track")
 
     #: The modules this engine plays (none yet: follow-up, issue 15).
@@ -109,6 +121,14 @@ class FastRace:
         self.corner_lines = unrolled_lines(state.track, state.laps)
         self.corner_positions = [position for position, _, _ in self.corner_lines]
         self.modules = state.modules
+        self.rulings = rulings = state.rulings
+        self._cluttered_free_only = rulings.chose(CLUTTERED_GEAR, "free-shifts-only")
+        self._stress_unlimited = rulings.chose(STRESS_SUPPLY, "unlimited")
+        self._zero_place = rulings.chose(ZERO_MOVE, "place")
+        self._own_stay = rulings.chose(BLOCKED_OWN_SPACE, "stay")
+        self._must_gain = rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain")
+        self._spin_skip_discard = rulings.chose(SPIN_DISCARD, "straight-to-replenish")
+        self._finished_skip = rulings.chose(FINISHED_DISCARD_DRAW, "skip")
         self.cars = [FastCar(car) for car in state.cars]
         self.adrenaline_cars = adrenaline_count(len(state.cars))
         self.supply = state.supply
@@ -160,7 +180,7 @@ class FastRace:
                          cars=tuple(car.to_car() for car in self.cars), supply=self.supply,
                          round=self.round, phase=self.phase, order=self.order,
                          cursor=self.cursor, turn=turn, shuffle=self.shuffle,
-                         ranking=self.ranking, modules=self.modules)
+                         ranking=self.ranking, modules=self.modules, rulings=self.rulings)
 
     def copy(self) -> FastRace:
         """An independent copy (to try actions without changing this race)."""
@@ -190,7 +210,8 @@ class FastRace:
         if self.phase is PLAN:
             index = self.order[self.cursor]
             car = self.cars[index]
-            return tables.plan_actions(index, car.gear, car.engine >= 1, car.hand)
+            return tables.plan_actions(index, car.gear, car.engine >= 1, car.hand,
+                                       self._cluttered_free_only)
         stage = self.stage
         if stage is REACT:
             return self._react_actions()
@@ -208,7 +229,7 @@ class FastRace:
             self.car,
             0 if self.cooldown_used else min(COOLDOWN[car.gear], heat),
             self.adrenaline and not self.adrenaline_cooldown_used and heat > 0,
-            self.adrenaline and not self.adrenaline_move_used,
+            self.adrenaline and not self.adrenaline_move_used and self._extra_move_open(1),
             not self.boosted and car.engine >= 1)
 
     # ------------------------------------------------------------------ apply
@@ -257,7 +278,8 @@ class FastRace:
         """Reject (with the reference engine's error) a plan that is not legal now."""
         if self.shuffle is None and self.phase is PLAN and plan.car == self.order[self.cursor]:
             car = self.cars[plan.car]
-            if (plan.gear, plan.cards) in tables.plans(car.gear, car.engine >= 1, car.hand):
+            if (plan.gear, plan.cards) in tables.plans(car.gear, car.engine >= 1, car.hand,
+                                                       self._cluttered_free_only):
                 return
         self._reject(plan)
 
@@ -286,24 +308,34 @@ class FastRace:
         car.discard = []
         self.shuffle = None
 
-    @implements("gear.shift.free", "gear.shift.two-costs-heat", "play.card-count",
-                "ruling.simultaneous-planning")
+    @implements("play.card-count", "info.plan-simultaneous", "ruling.simultaneous-planning")
     def _apply_plan(self, plan: Plan) -> None:
-        """heatcore.planning.apply_plan, then (after the last plan) the first turn."""
+        """heatcore.planning.apply_plan, then (after the last plan) the shifts and the
+        first turn."""
         car = self.cars[plan.car]
         hand_after = remove(car.hand, plan.cards)
         assert hand_after is not None
-        if abs(plan.gear - car.gear) == 2:
-            car.engine -= 1
-            car.discard.append(HEAT)
-        car.gear = plan.gear
         car.hand = hand_after
         car.played = plan.cards
         self.cursor += 1
         if self.cursor == len(self.order):
+            self._shift_gears()
             self.phase = TURN
             self.cursor = 0
             self._start_turn()
+
+    @implements("gear.shift.free", "gear.shift.two-costs-heat", "info.gears-shown",
+                "ruling.simultaneous-planning")
+    def _shift_gears(self) -> None:
+        """heatcore.planning.shift_gears: each car takes the gear of its plan; a two-gear
+        shift pays one Heat."""
+        for index in self.order:
+            car = self.cars[index]
+            gear = len(car.played)
+            if abs(gear - car.gear) == 2:
+                car.engine -= 1
+                car.discard.append(HEAT)
+            car.gear = gear
 
     @implements("react.cooldown", "adrenaline.effects")
     def _cool(self, amount: int) -> None:
@@ -427,21 +459,61 @@ class FastRace:
         spots = self.spots
         board = self.track.board_spot
         spots.remove(board(car.position, car.racing_line))
+        spot = self._free_spot(position)
+        spots.add(board(*spot))
+        car.position, car.racing_line = spot
+
+    def _free_spot(self, position: int) -> tuple[int, bool]:
+        """The first spot whose board spot is not in ``spots`` scanning back from
+        ``position``, racing line first (an unrolled position and its line)."""
+        spots = self.spots
+        board = self.track.board_spot
         while board(position, True) in spots and board(position, False) in spots:
             position -= 1
-        racing = board(position, True) not in spots
-        spots.add(board(position, racing))
-        car.position, car.racing_line = position, racing
+        return (position, board(position, True) not in spots)
+
+    @implements("move.exact", "ruling.zero-move", "ruling.blocked-own-space")
+    def _landing(self, car: FastCar, spaces: int) -> tuple[int, bool] | None:
+        """heatcore.placement.landing: where a move of ``spaces`` puts ``car`` (None: it
+        does not move)."""
+        if spaces <= 0 and not (spaces == 0 and self._zero_place):
+            return None
+        own = (car.position, car.racing_line)
+        own_board = self.track.board_spot(*own)
+        spots = self.spots
+        spots.remove(own_board)
+        spot = self._free_spot(car.position + spaces)
+        spots.add(own_board)
+        if spaces > 0 and self._own_stay and spot[0] == car.position:
+            return own
+        return spot
 
     @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
     def _move(self, index: int, spaces: int) -> None:
         """heatcore.placement.move_car: only the landing space matters."""
-        if spaces > 0:
-            car = self.cars[index]
+        car = self.cars[index]
+        if spaces > 0 and not self._own_stay:
             self._place(car, car.position + spaces)
+            return
+        spot = self._landing(car, spaces)
+        if spot is not None:
+            spots = self.spots
+            board = self.track.board_spot
+            spots.remove(board(car.position, car.racing_line))
+            spots.add(board(*spot))
+            car.position, car.racing_line = spot
+
+    @implements("ruling.blocked-extra-move")
+    def _extra_move_open(self, spaces: int) -> bool:
+        """heatcore.react.extra_move_open: under "must-gain" only a move that changes spot."""
+        if not self._must_gain:
+            return True
+        car = self.cars[self.car]
+        return self._landing(car, spaces) != (car.position, car.racing_line)
 
     @implements("slipstream.eligible", "slipstream.not-past-finish", "setup.board-space",
-                "ruling.slipstream-earlier-lap", "ruling.finished-car-turn")
+                "slipstream.earlier-lap", "ruling.finished-car-turn",
+                "ruling.blocked-extra-move")
     def _can_slipstream(self) -> bool:
         """heatcore.slipstream.can_slipstream: beside a car or one space behind one on the
         board (cars on any lap), and never across (or after) the final finish line."""
@@ -452,26 +524,29 @@ class FastRace:
         board = self.track.board_spot
         ahead = me.position + 1
         can = (board(me.position, not me.racing_line) in taken or board(ahead, True) in taken
-               or board(ahead, False) in taken)
+               or board(ahead, False) in taken) and self._extra_move_open(SLIPSTREAM_SPACES)
         if can:
             self._legal = tables.slipstream_actions(self.car)
         return can
 
+    @implements("ruling.spin-discard", "ruling.finished-car-discard-draw")
     def _after_slipstream(self) -> None:
         """heatcore.engine._after_slipstream: corners, then discard or replenish."""
-        self._check_corners()
+        spun = self._check_corners()
         car = self.cars[self.car]
-        if car.position > self.finish or DISCARDABLE.isdisjoint(car.hand):
+        if (DISCARDABLE.isdisjoint(car.hand)
+                or (self._finished_skip and car.position > self.finish)
+                or (self._spin_skip_discard and spun)):
             self._enter_replenish()
         else:
             self.stage = DISCARD
 
     @implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
                 "slipstream.speed-unchanged", "corner.after-finish-ignored",
-                "ruling.stress-supply")
-    def _check_corners(self) -> None:
+                "ruling.stress-supply", "ruling.setback-corner")
+    def _check_corners(self) -> bool:
         """heatcore.corners.check_corners: pay each crossed line's excess speed in Heat,
-        or spin out at the first line the engine cannot pay."""
+        or spin out at the first line the engine cannot pay. True if the car spun."""
         car = self.cars[self.car]
         lines = self.corner_lines
         index = bisect_left(self.corner_positions, self.start_position)
@@ -489,13 +564,16 @@ class FastRace:
             car.engine = 0
             self._place(car, line_position)
             self.spins += 1
-            stress = min(spin_stress(car.gear), self.supply)
+            stress = spin_stress(car.gear)
+            if not self._stress_unlimited:
+                stress = min(stress, self.supply)
             car.gear = 1
             car.hand = canonical(car.hand + (STRESS,) * stress)
             self.supply -= stress
-            return
+            return True
+        return False
 
-    @implements("replenish.cleanup", "ruling.reshuffle-includes-played")
+    @implements("replenish.cleanup", "replenish.discard-before-draw")
     def _enter_replenish(self) -> None:
         """heatcore.cleanup.enter_replenish: played and flipped cards to the discard pile."""
         car = self.cars[self.car]
@@ -506,11 +584,11 @@ class FastRace:
         self.stage = REPLENISH
 
     @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
-                "ruling.hand-over-limit", "ruling.finished-car-turn")
+                "ruling.hand-over-limit", "ruling.finished-car-discard-draw")
     def _draw_to_hand_size(self) -> bool:
         """heatcore.cleanup.draw_to_hand_size: draw to 7; False if a shuffle is awaited."""
         car = self.cars[self.car]
-        if car.position > self.finish:
+        if self._finished_skip and car.position > self.finish:
             return True
         need = HAND_SIZE - len(car.hand)
         if need <= 0:

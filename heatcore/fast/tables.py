@@ -44,10 +44,12 @@ PER_CAR_TABLE_SIZE = 1 << 15
             "gear.shift.no-three", "play.card-count", "play.playable-cards",
             "play.heat-not-playable", "play.cluttered", "play.cluttered-only-when-forced",
             "ruling.cluttered-gear")
-def plans(gear: int, can_pay_shift: bool, hand: Hand) -> dict[tuple[int, Hand], None]:
+def plans(gear: int, can_pay_shift: bool, hand: Hand,
+          cluttered_free_only: bool = False) -> dict[tuple[int, Hand], None]:
     """Steps 1-2 for any car in ``gear`` holding ``hand`` (canonical); ``can_pay_shift``: the
-    engine holds a Heat for a two-gear shift. Every plan as (gear, cards), ordered by gear
-    then cards. Shared: do not modify."""
+    engine holds a Heat for a two-gear shift; ``cluttered_free_only``: ruling.cluttered-gear's
+    alternative free-shifts-only. Every plan as (gear, cards), ordered by gear then cards.
+    Shared: do not modify."""
     free = [g for g in (gear - 1, gear, gear + 1) if LOWEST_GEAR <= g <= HIGHEST_GEAR]
     paid = [g for g in (gear - 2, gear + 2)
             if can_pay_shift and LOWEST_GEAR <= g <= HIGHEST_GEAR]
@@ -55,7 +57,7 @@ def plans(gear: int, can_pay_shift: bool, hand: Hand) -> dict[tuple[int, Hand], 
     playable = tuple(c for c in hand if c in PLAYABLE)
     out: dict[tuple[int, Hand], None] = {}
     if len(playable) < reachable[0]:  # cluttered: every playable card, Heat for the rest
-        for g in free:
+        for g in free if cluttered_free_only else reachable:
             heat_needed = g - len(playable)
             if heat_needed >= 0 and hand.count(HEAT) >= heat_needed:
                 out[(g, canonical(playable + (HEAT,) * heat_needed))] = None
@@ -93,9 +95,11 @@ _DISCARDS = [_Interned(partial(Discard, car)) for car in range(MAX_PLAYERS)]
 
 
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
-def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand) -> tuple[Plan, ...]:
+def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand,
+                 cluttered_free_only: bool = False) -> tuple[Plan, ...]:
     """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
-    return tuple(map(_PLANS[car].__getitem__, plans(gear, can_pay_shift, hand)))
+    return tuple(map(_PLANS[car].__getitem__,
+                     plans(gear, can_pay_shift, hand, cluttered_free_only)))
 
 
 @cache

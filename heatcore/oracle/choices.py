@@ -106,12 +106,14 @@ def is_cluttered(car: MCar) -> bool:
     return sum(playable(car).values()) < min(free_gears(car) | paid_gears(car))
 
 
-def plan_choices(index: int, car: MCar) -> set[Action]:
-    """Steps 1-2: every legal (gear, cards)."""
+def plan_choices(index: int, car: MCar, free_only: bool = False) -> set[Action]:
+    """Steps 1-2: every legal (gear, cards). ``free_only``: ruling.cluttered-gear's
+    alternative free-shifts-only."""
     cards = playable(car)
-    if is_cluttered(car):  # play.cluttered: all playable cards plus Heat, free shifts only
+    if is_cluttered(car):  # play.cluttered: all playable cards plus Heat
         out: set[Action] = set()
-        for gear in free_gears(car):
+        # ruling.cluttered-gear: any reachable gear (only the free ones under free-shifts-only)
+        for gear in free_gears(car) if free_only else free_gears(car) | paid_gears(car):
             need = gear - sum(cards.values())
             if car.hand[HEAT] >= need:
                 out.add(Plan(index, gear, canon(cards + Counter({HEAT: need}))))
@@ -120,10 +122,12 @@ def plan_choices(index: int, car: MCar) -> set[Action]:
             for chosen in sub_multisets(cards, gear)}
 
 
-def react_choices(car: MCar, turn: TurnMemory, effect: str | None = None) -> set[Action]:
+def react_choices(car: MCar, turn: TurnMemory, effect: str | None = None,
+                  move_open: bool = True) -> set[Action]:
     """Step 5 (with step 4's adrenaline): each once, in any order, end react always open.
     ``effect``: the sector effect where the car stands now (weather module): no cooldown at
-    all, one more cooldown, or a boost that needs no Heat."""
+    all, one more cooldown, or a boost that needs no Heat. ``move_open``: whether the
+    adrenaline +1 may be taken (ruling.blocked-extra-move)."""
     i = turn.car
     out: set[Action] = {EndReact(i)}
     heat = 0 if effect == "no-cooldown" else car.hand[HEAT]
@@ -133,7 +137,7 @@ def react_choices(car: MCar, turn: TurnMemory, effect: str | None = None) -> set
         out |= {Cooldown(i, n) for n in range(1, min(COOLDOWN[car.gear], heat) + 1)}
     if turn.adrenaline and not turn.adrenaline_cooldown_used and heat > 0:
         out.add(AdrenalineCooldown(i))
-    if turn.adrenaline and not turn.adrenaline_move_used:
+    if turn.adrenaline and not turn.adrenaline_move_used and move_open:
         out.add(AdrenalineMove(i))
     if not turn.boosted and (car.engine >= 1 or effect == "free-boost"):
         out.add(Boost(i))

@@ -45,6 +45,15 @@ from heatcore.oracle.choices import (
 )
 from heatcore.oracle.modules import Weather, legend_card, legend_move, slipstream_extra
 from heatcore.oracle.printed import printed_cards, printed_track
+from heatcore.rulings import (
+    BLOCKED_EXTRA_MOVE,
+    BLOCKED_OWN_SPACE,
+    CLUTTERED_GEAR,
+    FINISHED_DISCARD_DRAW,
+    SPIN_DISCARD,
+    STRESS_SUPPLY,
+    ZERO_MOVE,
+)
 from heatcore.state import RaceState
 
 
@@ -97,6 +106,7 @@ class RaceModel:
                           list(c.deck), Counter(c.discard), tuple(c.played), list(c.flipped))
                      for c in state.cars]
         self.starting = len(state.cars)
+        self.rulings = state.rulings  # the race's ruling alternatives (heatcore.rulings)
         self.supply = state.supply
         self.round = state.round
         self.phase = state.phase.value
@@ -168,12 +178,15 @@ class RaceModel:
                 if self.legend[car] is not None:  # legend.turn-order: Legends do not plan
                     self.cursor += 1
                     continue
-                action = yield Decision(car, frozenset(plan_choices(car, self.cars[car])),
+                free_only = self.rulings.chose(CLUTTERED_GEAR, "free-shifts-only")
+                action = yield Decision(car, frozenset(plan_choices(car, self.cars[car],
+                                                                    free_only)),
                                         ("gear.shift.free", "gear.shift.two-costs-heat",
                                          "play.card-count", "play.cluttered"))
                 assert isinstance(action, Plan)
                 self._plan(action)
                 self.cursor += 1
+            self._shift_gears()
             self.phase, self.cursor = "turn", 0
             yield from self._turns(None)
         while True:
@@ -188,21 +201,33 @@ class RaceModel:
         self._end_round()
 
     def _plan(self, plan: Plan) -> None:
+        """info.plan-simultaneous: a plan puts its cards face down and changes nothing else
+        until every plan is in (the gear is the number of cards)."""
         car = self.cars[plan.car]
-        if abs(plan.gear - car.gear) == 2:
-            car.engine -= 1
-            car.discard[HEAT] += 1
-            self._note(plan.car, "engine discard", "gear.shift.two-costs-heat")
-            self._emit("paid-heat", plan.car, "gear.shift.two-costs-heat", amount=1,
-                       cause="shift")
-        if plan.gear != car.gear:
-            self._emit("shifted", plan.car, "gear.shift.free", gear=plan.gear)
-        car.gear = plan.gear
         car.hand -= Counter(plan.cards)
         car.played = plan.cards
-        self._note(plan.car, "gear", "gear.shift.free", "gear.shift.two-costs-heat")
         self._note(plan.car, "hand played", "play.card-count", "play.playable-cards")
         self._emit("played", plan.car, "play.card-count", cards=plan.cards)
+
+    def _shift_gears(self) -> None:
+        """info.gears-shown: every normal gear decision takes effect, then the two-gear
+        shifts are declared and each pays one Heat, in turn order."""
+        planners = [i for i in self.order if self.legend[i] is None]  # Legends do not plan
+        two = [i for i in planners if abs(len(self.cars[i].played) - self.cars[i].gear) == 2]
+        for i in planners:
+            car = self.cars[i]
+            if i not in two and len(car.played) != car.gear:
+                car.gear = len(car.played)
+                self._note(i, "gear", "gear.shift.free")
+                self._emit("shifted", i, "gear.shift.free", gear=car.gear)
+        for i in two:
+            car = self.cars[i]
+            car.engine -= 1
+            car.discard[HEAT] += 1
+            car.gear = len(car.played)
+            self._note(i, "engine discard gear", "gear.shift.two-costs-heat")
+            self._emit("paid-heat", i, "gear.shift.two-costs-heat", amount=1, cause="shift")
+            self._emit("shifted", i, "gear.shift.two-costs-heat", gear=car.gear)
 
     def standing(self, cars: list[int]) -> list[int]:
         """order.fixed-at-round-start: furthest ahead first, racing line first."""
@@ -290,9 +315,13 @@ class RaceModel:
                     self._move(i, spaces, "slipstream", "slipstream.move")
                     if crossed:
                         self.found.append("slipstream-across-corner")
-            self._corners(turn)
+            spun = self._corners(turn)
             turn.stage = "discard"
-        if not self.finished(i):
+        else:
+            spun = False
+        skip = ((self.rulings.chose(FINISHED_DISCARD_DRAW, "skip") and self.finished(i))
+                or (self.rulings.chose(SPIN_DISCARD, "straight-to-replenish") and spun))
+        if not skip:  # ruling.finished-car-discard-draw, ruling.spin-discard
             choices = discard_choices(i, car)
             if len(choices) > 1:
                 action = yield Decision(i, frozenset(choices), ("discard.optional",))
@@ -368,7 +397,7 @@ class RaceModel:
         i = turn.car
         car = self.cars[i]
         while True:
-            choices = react_choices(car, turn, self._effect(i))
+            choices = react_choices(car, turn, self._effect(i), self._extra_move_open(i, 1))
             if choices == {EndReact(i)}:
                 return
             action = yield Decision(i, frozenset(choices),
@@ -431,15 +460,35 @@ class RaceModel:
         taken = self._taken(i)
         ahead = self.board.space(car.position + 1)
         return (self.board.spot(car.position, not car.racing_line) in taken
-                or (ahead, True) in taken or (ahead, False) in taken)
+                or (ahead, True) in taken or (ahead, False) in taken) and self._extra_move_open(
+                    i, 2)
+
+    def _extra_move_open(self, i: int, spaces: int) -> bool:
+        """ruling.blocked-extra-move: under "must-gain" an optional move must change spot."""
+        if not self.rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain"):
+            return True
+        car = self.cars[i]
+        return self._landing(i, spaces) != (car.position, car.racing_line)
+
+    def _landing(self, i: int, spaces: int) -> tuple[int, bool] | None:
+        """Where a move of ``spaces`` puts car ``i`` (None: it does not move)."""
+        car = self.cars[i]
+        if spaces < 0 or (spaces == 0 and not self.rulings.chose(ZERO_MOVE, "place")):
+            return None  # ruling.zero-move
+        position, racing = self.board.place(car.position + spaces, self._taken(i))
+        if spaces > 0 and position == car.position and self.rulings.chose(BLOCKED_OWN_SPACE,
+                                                                            "stay"):
+            return car.position, car.racing_line  # ruling.blocked-own-space
+        return position, racing
 
     def _move(self, i: int, spaces: int, why: str, rule: str) -> None:
         """Move forward; placement applies where the car stops (a move of 0 is none)."""
-        if spaces <= 0:
+        landing = self._landing(i, spaces)
+        if landing is None:
             return
         car = self.cars[i]
         target = car.position + spaces
-        position, racing = self.board.place(target, self._taken(i))
+        position, racing = landing
         if position < target:
             self.found.append("blocked-final-space")
         rules = (rule, "place.racing-line-first", "place.blocked")
@@ -450,7 +499,8 @@ class RaceModel:
             self._emit("crossed-finish", i, "finish.line")
         car.position, car.racing_line = position, racing
 
-    def _corners(self, turn: TurnMemory) -> None:
+    def _corners(self, turn: TurnMemory) -> bool:
+        """Step 7; True if the car spun."""
         i = turn.car
         car = self.cars[i]
         lines = self.board.lines_crossed(turn.start, car.position)
@@ -473,7 +523,9 @@ class RaceModel:
                 continue
             paid = car.engine
             position, racing = self.board.place(line, self._taken(i))
-            stress = min(1 if car.gear <= 2 else 2, self.supply)
+            stress = 1 if car.gear <= 2 else 2
+            if not self.rulings.chose(STRESS_SUPPLY, "unlimited"):  # ruling.stress-supply
+                stress = min(stress, self.supply)
             self._emit("spun-out", i, "corner.spin", corner=number, limit=limit,
                        speed=turn.speed, heat=paid, stress=stress, position=position,
                        racing_line=racing)
@@ -489,9 +541,10 @@ class RaceModel:
                 self.found.append("two-corners-one-move")
                 if paid_before:
                     self.found.append("spin-at-second-corner-after-paying")
-            return
+            return True
         if len(lines) >= 2:
             self.found.append("two-corners-one-move")
+        return False
 
     def _effect(self, i: int) -> str | None:
         """road.where-the-car-is: the sector effect where car ``i`` stands now."""
@@ -531,8 +584,8 @@ class RaceModel:
             car.discard += Counter(car.played) + Counter(car.flipped)
             car.played, car.flipped = (), []
             self._note(i, "discard played flipped", "replenish.cleanup")
-        if self.finished(i):  # ruling.finished-car-turn: a finished car draws nothing
-            return
+        if self.finished(i) and self.rulings.chose(FINISHED_DISCARD_DRAW, "skip"):
+            return  # ruling.finished-car-discard-draw: under "skip" it draws nothing
         while (need := HAND_SIZE - sum(car.hand.values())) > 0:
             take, car.deck = car.deck[:need], car.deck[need:]
             if take:

@@ -14,7 +14,7 @@ BROKEN: dict[str, str] = {
     "blocked_moves_forward": "place.blocked",
     "racing_line_ignored": "place.racing-line-first",
     "flip_accepts_upgrades": "reveal.stress-flip",
-    "play_area_reshuffled": "ruling.reshuffle-includes-played",
+    "play_area_reshuffled": "replenish.discard-before-draw",
     "three_step_shift": "gear.shift.no-three",
     "slipstream_past_finish": "slipstream.not-past-finish",
     "spin_stress_count": "corner.spin",
