@@ -152,3 +152,24 @@ def test_the_race_checker_passes_races_under_each_alternative(ruling: str, choic
                              rulings=make_rulings({ruling: choice}))
         _, final, _ = check_race(setup, mixed_policy(), rng)
         assert final.is_over() and final.rulings.chose(ruling, choice)
+
+
+@pytest.mark.rules("ruling.finished-car-discard-draw")
+def test_conform_plays_its_races_under_the_given_rulings(tmp_path: Path) -> None:
+    import sys
+
+    from heatcore.conformance.harness import main as conform_main
+
+    def conform(impl: str) -> dict[str, Any]:
+        folder = tmp_path / impl.split()[0].rsplit(".", 1)[-1]
+        code = conform_main(["--impl", f"{sys.executable} -m {impl}", "--no-fixtures",
+                             "--races", "2", "--seed", "3", "--report", str(folder),
+                             "--ruling", "finished-car-discard-draw=skip"])
+        report: dict[str, Any] = json.loads((folder / "report.json").read_text())
+        return {**report, "exit": code}
+
+    honest = conform("heatcore serve")
+    assert honest["exit"] == 0 and honest["races"]["pass"] == 2
+    # an engine that plays the defaults whatever the race chose is caught
+    wrong = conform("heatcore.conformance.mutants.rulings_ignored")
+    assert wrong["exit"] == 1 and wrong["races"]["fail"] >= 1

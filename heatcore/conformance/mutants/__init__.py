@@ -18,6 +18,7 @@ BROKEN: dict[str, str] = {
     "three_step_shift": "gear.shift.no-three",
     "slipstream_past_finish": "slipstream.not-past-finish",
     "spin_stress_count": "corner.spin",
+    "rulings_ignored": "ruling.cluttered-gear",
 }
 
 #: More planted bugs, several of which remove behaviour, for the attribution test: each
