@@ -211,7 +211,7 @@ def read_chance(rec: TurnRecord) -> Chance:
             if k == "spun-out":
                 spun, stress = True, int(ev.get("stress"))
     shift = sum(int(e.get("amount")) for e in rec.plan_events
-                if e.kind == "paid-heat" and e.get("cause") == "shift")
+                if e.kind == "paid-heat" and e.get("cause") == "shift" and e.car == rec.car)
     return Chance(flips, boost, resh, heat, boost_heat, shift, spun, stress, reveal_speed,
                   speed, adrenaline, cluttered, cooled)
 

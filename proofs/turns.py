@@ -92,14 +92,21 @@ class Recorder:
                 events: tuple[Event, ...]) -> None:
         """Record one applied action and the events it caused."""
         if isinstance(action, Plan):
-            mine = []
+            planning = []
             for ev in events:
                 if ev.kind == "turn-started":
                     break
-                mine.append(ev)
+                planning.append(ev)
             self._plans[action.car] = (state.cars[action.car],
                                        Decision("plan", legal_actions(state), action, state),
-                                       tuple(mine))
+                                       ())
+            # the shifts of every plan are made (and two-gear shifts paid) after the last
+            # plan (ruling.simultaneous-planning): give each car its own plan events
+            for car, (pre, decision, _) in list(self._plans.items()):
+                own = tuple(ev for ev in planning if ev.car == car)
+                if own or car == action.car:
+                    old = self._plans[car][2]
+                    self._plans[car] = (pre, decision, old + own)
         elif state.phase is Phase.TURN and state.shuffle is None and state.turn is not None:
             kind = _STAGE_KIND.get(state.turn.stage)
             if kind is not None and self._open is not None:
