@@ -6,7 +6,7 @@ from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.events import Event, event
 from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
-from heatcore.rulings import STRESS_SUPPLY
+from heatcore.rulings import SETBACK_CORNER, STRESS_SUPPLY
 from heatcore.state import RaceState, Turn
 from heatcore.values import replace
 from heatcore.weather import corner_heat, corner_limit
@@ -26,7 +26,10 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
     order. Pay the excess from engine to discard; if the engine cannot pay, pay it all,
     go back before that line, take Stress, drop to gear 1, and check no further."""
     car = state.cars[turn.car]
-    lines = state.track.corner_lines(turn.start_position, car.position, state.laps)
+    end = car.position
+    if state.rulings.chose(SETBACK_CORNER, "checked"):  # ruling.setback-corner
+        end = max(end, turn.reach)
+    lines = state.track.corner_lines(turn.start_position, end, state.laps)
     if not lines:
         return state
     for line in lines:

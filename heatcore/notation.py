@@ -27,7 +27,7 @@ from heatcore.cards import ALL_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
 from heatcore.legends import check_deck_order, colours, legend_cards
-from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings
+from heatcore.rulings import DEFAULT_RULINGS, SETBACK_CORNER, Rulings, make_rulings
 from heatcore.setup import RaceSetup
 from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState, Stage, Turn, car_name
 from heatcore.track import load_track
@@ -110,7 +110,7 @@ def _car_to_dict(index: int, car: Car) -> dict[str, Any]:
     return out
 
 
-def _turn_to_dict(turn: Turn, weather: bool) -> dict[str, Any]:
+def _turn_to_dict(turn: Turn, weather: bool, reach: bool = False) -> dict[str, Any]:
     out = {
         "car": car_name(turn.car), "stage": turn.stage.value,
         "start_position": turn.start_position, "speed": turn.speed, "to_move": turn.to_move,
@@ -120,6 +120,8 @@ def _turn_to_dict(turn: Turn, weather: bool) -> dict[str, Any]:
     }
     if weather:
         out["sector_cooldown_used"] = turn.sector_cooldown_used
+    if reach:  # ruling.setback-corner "checked"
+        out["reach"] = turn.reach
     return out
 
 
@@ -139,8 +141,9 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
         "supply": state.supply,
         "shuffle": None if state.shuffle is None else car_name(state.shuffle),
         "ranking": [car_name(i) for i in state.ranking],
-        "turn": None if state.turn is None else _turn_to_dict(state.turn,
-                                                              state.conditions is not None),
+        "turn": None if state.turn is None else _turn_to_dict(
+            state.turn, state.conditions is not None,
+            state.rulings.chose(SETBACK_CORNER, "checked")),
         "cars": [_car_to_dict(i, c) for i, c in enumerate(state.cars)],
     }
     if state.conditions is not None:
@@ -227,7 +230,7 @@ def _car_from(data: Any, index: int) -> Car:
                flipped=r.get_cards("flipped"))
 
 
-def _turn_from(data: Any, count: int, weather: bool) -> Turn:
+def _turn_from(data: Any, count: int, weather: bool, reach: bool = False) -> Turn:
     r = _Reader(data, "turn")
     car = parse_car(r.get_str("car"))
     if car >= count:
@@ -243,7 +246,8 @@ def _turn_from(data: Any, count: int, weather: bool) -> Turn:
                 adrenaline_move_used=r.get_bool("adrenaline_move_used"),
                 adrenaline_cooldown_used=r.get_bool("adrenaline_cooldown_used"),
                 boosted=r.get_bool("boosted"),
-                sector_cooldown_used=r.get_bool("sector_cooldown_used") if weather else False)
+                sector_cooldown_used=r.get_bool("sector_cooldown_used") if weather else False,
+                reach=r.get_int("reach") if reach else 0)
 
 
 def _modules_from(r: _Reader) -> tuple[str, ...]:
@@ -312,15 +316,18 @@ def state_from_dict(data: Any) -> RaceState:
     if shuffle is not None and not isinstance(shuffle, str):
         raise MalformedInput("deck.reshuffle", "state.shuffle must be a car name or null")
     raw_turn = r.get("turn")
+    rulings = rulings_from(r.data.get("rulings"), "state.rulings")
+    reach = rulings.chose(SETBACK_CORNER, "checked")
     return RaceState(
         track=track, laps=r.get_int("laps", "setup.track-laps"), cars=cars,
         supply=r.get_int("supply", "setup.stress-supply"), round=r.get_int("round"), phase=phase,
         order=r.get_cars("order", len(cars)), cursor=r.get_int("cursor"),
-        turn=None if raw_turn is None else _turn_from(raw_turn, len(cars), conditions is not None),
+        turn=None if raw_turn is None else _turn_from(raw_turn, len(cars),
+                                                      conditions is not None, reach),
         shuffle=None if shuffle is None else parse_car(shuffle),
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
         legends=legends,
-        rulings=rulings_from(r.data.get("rulings"), "state.rulings"),
+        rulings=rulings,
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from heatcore.events import Event, event
 from heatcore.registry import implements
-from heatcore.rulings import BLOCKED_OWN_SPACE, ZERO_MOVE
+from heatcore.rulings import BLOCKED_OWN_SPACE, SETBACK_CORNER, ZERO_MOVE
 from heatcore.state import RaceState
 from heatcore.track import Track
 from heatcore.values import replace
@@ -81,6 +81,10 @@ def move_car(state: RaceState, car: int, spaces: int, why: str, events: list[Eve
     if spot is None:
         return replace(state, **changes) if changes else state
     current = state.cars[car]
+    turn = changes.get("turn", state.turn)
+    if turn is not None and spaces > 0 and state.rulings.chose(SETBACK_CORNER, "checked"):
+        # ruling.setback-corner "checked": remember the farthest space a move aimed at
+        changes["turn"] = replace(turn, reach=max(turn.reach, current.position + spaces))
     position, racing = spot
     events.append(event("moved", car, by=why, spaces=spaces, position=position,
                         racing_line=racing))

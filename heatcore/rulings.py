@@ -22,6 +22,7 @@ BLOCKED_EXTRA_MOVE = "ruling.blocked-extra-move"
 BLOCKED_OWN_SPACE = "ruling.blocked-own-space"
 SPIN_DISCARD = "ruling.spin-discard"
 FINISHED_DISCARD_DRAW = "ruling.finished-car-discard-draw"
+SETBACK_CORNER = "ruling.setback-corner"
 
 #: Every (ruling, alternative) the engines know how to play, besides the defaults.
 KNOWN_ALTERNATIVES = frozenset({
@@ -32,6 +33,7 @@ KNOWN_ALTERNATIVES = frozenset({
     (BLOCKED_OWN_SPACE, "stay"),
     (SPIN_DISCARD, "straight-to-replenish"),
     (FINISHED_DISCARD_DRAW, "skip"),
+    (SETBACK_CORNER, "checked"),
 })
 
 

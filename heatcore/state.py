@@ -78,6 +78,9 @@ class Turn:
     adrenaline_cooldown_used: bool = False
     boosted: bool = False
     sector_cooldown_used: bool = False  # weather module: the cooling bonus was used
+    #: ruling.setback-corner's alternative "checked" only: the farthest position a move of
+    #: this turn aimed at, before placement (0 when the race plays the default).
+    reach: int = 0
 
 
 @dataclass(frozen=True, slots=True)

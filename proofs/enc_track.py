@@ -217,12 +217,15 @@ class CornerOutcome:
 
 def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, start: z3.ArithRef,
                   end: Spot, speed: z3.ArithRef, gear: z3.ArithRef, active: z3.BoolRef,
-                  others: list[Other], board: Board) -> CornerOutcome:
+                  others: list[Other], board: Board,
+                  reach: z3.ArithRef | None = None) -> CornerOutcome:
     """corner.check, corner.pay-heat, corner.spin, corner.after-finish-ignored: for each
     corner line crossed from ``start`` to ``end`` (start <= line < end), in crossing order,
     pay speed - limit Heat if positive; a car that cannot pay pays all its engine Heat,
     spins to the first free spot before that line, takes 1 Stress (gear 1-2) or 2 (gear
-    3-4) into hand, goes to gear 1 and checks no further line. Earlier payments stand."""
+    3-4) into hand, goes to gear 1 and checks no further line. Earlier payments stand.
+    ``reach`` (ruling.setback-corner "checked"): lines up to the farthest space a move
+    aimed at are checked too."""
     checks: list[LineCheck] = []
     spun: z3.BoolRef = z3.BoolVal(False)
     seen: z3.BoolRef = z3.BoolVal(False)
@@ -231,6 +234,9 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
     from_hand = enc.bug("heat-paid-from-hand")
     for line in lines:
         crossed = z3.And(active, start <= line.at, end.pos > line.at)
+        if reach is not None:  # ruling.setback-corner "checked"
+            crossed = z3.And(active, start <= line.at, z3.Or(end.pos > line.at,
+                                                             reach > line.at))
         if line.at > finish and not enc.bug("corner-after-finish-counts"):
             crossed = z3.BoolVal(False)  # corner.after-finish-ignored
         checked = z3.And(crossed, z3.Not(seen)) if enc.bug("corner-once-per-turn") else crossed

@@ -18,6 +18,7 @@ from heatcore.rulings import (
     BLOCKED_EXTRA_MOVE,
     DEFAULT_RULINGS,
     FINISHED_DISCARD_DRAW,
+    SETBACK_CORNER,
     SPIN_DISCARD,
     Rulings,
 )
@@ -308,8 +309,13 @@ def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),
     if enc.bug("corner-uses-distance"):
         speed_checked = end.pos - start.pos
     # step 7: corners
+    reach = None
+    if enc.rulings.chose(SETBACK_CORNER, "checked"):  # ruling.setback-corner
+        reach = start.pos
+        for p in placements.values():
+            reach = z3.If(z3.And(p.moves, p.target > reach), p.target, reach)
     corners = check_corners(enc, z, facts.lines, facts.finish, start.pos, end, speed_checked,
-                            gear, normal, others, board)
+                            gear, normal, others, board, reach)
     placements["spin"] = corners.spin_placement
     z = corners.zones
     stages["cornered"] = z

@@ -34,6 +34,11 @@ def _blocked_adrenaline(t: Turn) -> z3.BoolRef:
                   second.result.racing == first.start.racing)
 
 
+def _line_checked_before_the_car(t: Turn) -> z3.BoolRef:
+    end = t.placements["slipstream"].result
+    return z3.Or([z3.And(c.crossed, end.pos <= c.line.at) for c in t.corners.checks])
+
+
 #: ruling, alternative, a behaviour only the alternative allows.
 CASES: list[tuple[str, str, Behaviour]] = [
     ("ruling.cluttered-gear", "free-shifts-only",
@@ -47,6 +52,7 @@ CASES: list[tuple[str, str, Behaviour]] = [
     ("ruling.zero-move", "place", _zero_move_places),
     ("ruling.blocked-own-space", "stay", _moved_on_own_racing_line),
     ("ruling.blocked-extra-move", "must-gain", _blocked_adrenaline),
+    ("ruling.setback-corner", "checked", _line_checked_before_the_car),
 ]
 
 
@@ -60,7 +66,8 @@ def _possible(behaviour: Behaviour, rulings: dict[str, str]) -> bool:
 
 @pytest.mark.rules("ruling.cluttered-gear", "ruling.finished-car-discard-draw",
                    "ruling.spin-discard", "ruling.stress-supply", "ruling.zero-move",
-                   "ruling.blocked-own-space", "ruling.blocked-extra-move")
+                   "ruling.blocked-own-space", "ruling.blocked-extra-move",
+                   "ruling.setback-corner")
 @pytest.mark.parametrize(("ruling", "choice", "behaviour"), CASES,
                          ids=[f"{r}={c}" for r, c, _ in CASES])
 def test_the_encoding_follows_each_alternative(ruling: str, choice: str,
@@ -70,5 +77,5 @@ def test_the_encoding_follows_each_alternative(ruling: str, choice: str,
     default = _possible(behaviour, {})
     alternative = _possible(behaviour, {ruling: choice})
     assert default != alternative
-    allows_more = choice in ("unlimited", "place")
+    allows_more = choice in ("unlimited", "place", "checked")
     assert alternative is allows_more and default is not allows_more

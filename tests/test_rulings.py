@@ -318,3 +318,15 @@ def test_races_of_other_lengths_than_the_board_play_to_the_end(laps: int) -> Non
     race = random_race("usa", 3, seed=laps, laps=laps)
     assert race.final.is_over() and race.final.laps == laps
     assert race.final.finish_position == race.final.track.finish_position(laps)
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check")
+def test_under_checked_a_setback_before_a_corner_line_still_checks_it() -> None:
+    ahead = [make_car(34, True, hand=STILL), make_car(34, False, hand=STILL)]
+    state = under(make_state(*ahead, make_car(30, hand="4 1 1 2 2 3 3")),
+                  "ruling.setback-corner", "checked")
+    state, events = run(state, "P3 gear 1 play 4", "P3 end react")
+    assert state.turn is not None and state.turn.reach == 34
+    after, more = step(state, "P3 no slipstream")
+    assert after.cars[2].position == 33
+    assert [e.get("heat") for e in kinds([*events, *more], "corner") if e.car == 2] == [1]

@@ -48,6 +48,7 @@ from heatcore.rulings import (
     BLOCKED_OWN_SPACE,
     CLUTTERED_GEAR,
     FINISHED_DISCARD_DRAW,
+    SETBACK_CORNER,
     SPIN_DISCARD,
     STRESS_SUPPLY,
     ZERO_MOVE,
@@ -96,14 +97,14 @@ class FastRace:
     """
 
     __slots__ = (
-        "_cluttered_free_only", "_finished_skip", "_legal", "_must_gain", "_own_stay",
+        "_checked_setback", "_cluttered_free_only", "_finished_skip", "_legal", "_must_gain",
+        "_own_stay",
         "_spin_skip_discard", "_stress_unlimited", "_zero_place", "adrenaline",
         "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
         "corner_positions", "cursor", "finish", "flips_left", "laps", "modules",
-        "order", "phase", "ranking", "round", "rulings", "shuffle", "speed", "spins", "spots",
-        "stage",
-        "start_position", "supply", "to_move", "track")
+        "order", "phase", "ranking", "reach", "round", "rulings", "shuffle", "speed", "spins",
+        "spots", "stage", "start_position", "supply", "to_move", "track")
 
     #: The modules this engine plays (none yet: follow-up, issue 15).
     SUPPORTED_MODULES: tuple[str, ...] = ()
@@ -129,6 +130,7 @@ class FastRace:
         self._must_gain = rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain")
         self._spin_skip_discard = rulings.chose(SPIN_DISCARD, "straight-to-replenish")
         self._finished_skip = rulings.chose(FINISHED_DISCARD_DRAW, "skip")
+        self._checked_setback = rulings.chose(SETBACK_CORNER, "checked")
         self.cars = [FastCar(car) for car in state.cars]
         self.adrenaline_cars = adrenaline_count(len(state.cars))
         self.supply = state.supply
@@ -153,6 +155,7 @@ class FastRace:
         self.adrenaline_move_used = turn.adrenaline_move_used
         self.adrenaline_cooldown_used = turn.adrenaline_cooldown_used
         self.boosted = turn.boosted
+        self.reach = turn.reach
         self._legal: tuple[Action, ...] | None = None
 
     @classmethod
@@ -175,7 +178,7 @@ class FastRace:
                         adrenaline=self.adrenaline, cooldown_used=self.cooldown_used,
                         adrenaline_move_used=self.adrenaline_move_used,
                         adrenaline_cooldown_used=self.adrenaline_cooldown_used,
-                        boosted=self.boosted)
+                        boosted=self.boosted, reach=self.reach)
         return RaceState(track=self.track, laps=self.laps,
                          cars=tuple(car.to_car() for car in self.cars), supply=self.supply,
                          round=self.round, phase=self.phase, order=self.order,
@@ -407,6 +410,7 @@ class FastRace:
         self.adrenaline = self.cursor >= len(self.order) - self.adrenaline_cars
         self.cooldown_used = self.adrenaline_move_used = False
         self.adrenaline_cooldown_used = self.boosted = False
+        self.reach = 0
         self._reveal()
 
     @implements("reveal.speed", "play.cluttered")
@@ -492,6 +496,8 @@ class FastRace:
     def _move(self, index: int, spaces: int) -> None:
         """heatcore.placement.move_car: only the landing space matters."""
         car = self.cars[index]
+        if spaces > 0 and self._checked_setback:  # ruling.setback-corner "checked"
+            self.reach = max(self.reach, car.position + spaces)
         if spaces > 0 and not self._own_stay:
             self._place(car, car.position + spaces)
             return
@@ -550,7 +556,8 @@ class FastRace:
         car = self.cars[self.car]
         lines = self.corner_lines
         index = bisect_left(self.corner_positions, self.start_position)
-        while index < len(lines) and lines[index][0] < car.position:  # crossed: start <= c < end
+        end = max(car.position, self.reach) if self._checked_setback else car.position
+        while index < len(lines) and lines[index][0] < end:  # crossed: start <= c < end
             line_position, limit, _ = lines[index]
             index += 1
             excess = self.speed - limit

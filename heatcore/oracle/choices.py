@@ -66,6 +66,7 @@ class TurnMemory:
     adrenaline_cooldown_used: bool = False
     boosted: bool = False
     sector_cooldown_used: bool = False
+    reach: int = 0  # ruling.setback-corner "checked": the farthest space a move aimed at
 
 
 def sub_multisets(cards: Counter[str], size: int) -> Iterator[tuple[str, ...]]:

@@ -50,6 +50,7 @@ from heatcore.rulings import (
     BLOCKED_OWN_SPACE,
     CLUTTERED_GEAR,
     FINISHED_DISCARD_DRAW,
+    SETBACK_CORNER,
     SPIN_DISCARD,
     STRESS_SUPPLY,
     ZERO_MOVE,
@@ -167,7 +168,7 @@ class RaceModel:
             memory = TurnMemory(turn.car, turn.start_position, turn.adrenaline, turn.speed,
                                 turn.stage.value, turn.cooldown_used, turn.adrenaline_move_used,
                                 turn.adrenaline_cooldown_used, turn.boosted,
-                                turn.sector_cooldown_used)
+                                turn.sector_cooldown_used, turn.reach)
             if memory.stage not in ("react", "slipstream", "discard") or state.shuffle is not None:
                 raise ValueError("the model starts at a decision (plan, react, slipstream or "
                                  "discard), not inside a flip, a draw or a shuffle")
@@ -488,6 +489,9 @@ class RaceModel:
             return
         car = self.cars[i]
         target = car.position + spaces
+        if self.turn is not None and spaces > 0 and self.rulings.chose(SETBACK_CORNER,
+                                                                        "checked"):
+            self.turn.reach = max(self.turn.reach, target)  # ruling.setback-corner
         position, racing = landing
         if position < target:
             self.found.append("blocked-final-space")
@@ -503,7 +507,10 @@ class RaceModel:
         """Step 7; True if the car spun."""
         i = turn.car
         car = self.cars[i]
-        lines = self.board.lines_crossed(turn.start, car.position)
+        end = car.position
+        if self.rulings.chose(SETBACK_CORNER, "checked"):  # ruling.setback-corner
+            end = max(end, turn.reach)
+        lines = self.board.lines_crossed(turn.start, end)
         paid_before = False
         for checked, (line, limit, number) in enumerate(lines, start=1):
             excess = turn.speed - limit
