@@ -192,10 +192,11 @@ def test_a_car_past_the_final_line_holds_its_board_spot_until_the_round_ends() -
     # USA, 2 laps: the final line lies after 138. P1 finishes on 141 (board space 3); P2,
     # a lap behind, then stops on space 3 (72): the racing line is P1's, so it takes the
     # other spot, beside P1, which gives it slipstream. At the end of the round P1 is
-    # ranked and leaves the board.
+    # ranked and leaves the board. (P1 discards and draws after the line:
+    # ruling.finished-car-discard-draw.)
     state = make_state(make_car(136, gear=1, hand=MOVER), make_car(70, gear=1, hand=MOVER))
     state, _ = run(state, "P1 gear 2 play 1 4", "P2 gear 2 play 1 1", "P1 end react",
-                   "P2 end react")
+                   "P1 discard nothing", "P2 end react")
     assert state.cars[0].position == 141 and state.ranking == ()
     assert state.cars[1].spot == (72, False)
     assert "P2 slipstream" in [str(a) for a in legal_actions(state)]
