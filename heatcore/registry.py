@@ -34,10 +34,16 @@ def implements(*rule_ids: str) -> Callable[[F], F]:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a rule comes from: a document and its section heading."""
+    """Where a rule comes from: a document and its section heading (several headings
+    joined by `` + `` when the rule rests on more than one section)."""
 
     document: str
     section: str
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """Each cited section heading."""
+        return tuple(part.strip() for part in self.section.split(" + "))
 
 
 @dataclass(frozen=True)

@@ -77,9 +77,11 @@ def load_sources(app: Sphinx) -> dict[str, Any]:
 
 
 def english_section(app: Sphinx, document: str, section: str) -> str | None:
-    """The English title of a cited section, if ``rulebook_sources`` gives one."""
-    found = load_sources(app).get(document, {}).get("sections", {}).get(section)
-    return str(found) if found else None
+    """The English title of a cited section (of each, for headings joined by `` + ``), if
+    ``rulebook_sources`` gives one."""
+    titles = load_sources(app).get(document, {}).get("sections", {})
+    found = [titles.get(part.strip()) for part in section.split(" + ")]
+    return " + ".join(map(str, found)) if all(found) else None
 
 
 def fingerprint(text: str) -> str:
@@ -489,8 +491,8 @@ class Generator:
         cited: dict[tuple[str, str], list[str]] = {}
         for entry in self.rs.entries.values():
             if entry.source is not None:
-                key = (entry.source.document, entry.source.section)
-                cited.setdefault(key, []).append(entry.id)
+                for part in entry.source.sections:
+                    cited.setdefault((entry.source.document, part), []).append(entry.id)
         out = [".. _rulebook-sources:\n\n", title("The source documents", "="),
                "Every rule cites the document it comes from and the heading of the section, "
                "in the document's own language, with its English title beside it. The "

@@ -178,8 +178,11 @@ def unsupported(reply: JSON) -> str | None:
     return None
 
 
-def _differs(check: str, expected: JSON, actual: JSON, rule_ids: bool = False) -> str | None:
-    """Why ``actual`` disagrees with ``expected`` (None if it agrees)."""
+def _differs(check: str, expected: JSON, actual: JSON, rule_ids: bool = False,
+             normal: Callable[[JSON], JSON] | None = None) -> str | None:
+    """Why ``actual`` disagrees with ``expected`` (None if it agrees). ``normal`` puts a
+    state in the binding's normal form before they are compared (what a state may leave
+    out, such as the rulings it plays by default)."""
     if check == "reject":
         if "error" not in actual:
             return "the engine accepted an action the rules refuse"
@@ -201,8 +204,12 @@ def _differs(check: str, expected: JSON, actual: JSON, rule_ids: bool = False) -
         return None
     if "events" in expected and actual.get("events") != expected["events"]:
         return "events differ"
-    if "state" in expected and actual.get("state") != expected["state"]:
-        return "the state differs" if check == "setup" else "next state differs"
+    if "state" in expected:
+        want, got = expected["state"], actual.get("state")
+        if normal is not None:
+            want, got = normal(want), normal(got)
+        if got != want:
+            return "the state differs" if check == "setup" else "next state differs"
     return None
 
 
@@ -211,6 +218,8 @@ class Runner:
 
     def __init__(self, binding: Binding, session: Session, outcome: Outcome) -> None:
         self.binding, self.session, self.outcome = binding, session, outcome
+        #: The binding's normal form of a state, if it has one (``normal_state``).
+        self.normal: Callable[[JSON], JSON] | None = getattr(binding, "normal_state", None)
         self.seen: set[tuple[str, str]] = set()  # causes already shrunk
         self._at = 0  # the plan position being checked in a race
 
@@ -293,7 +302,7 @@ class Runner:
                     self._skip(cid, f"{check}: {reason}")
                     return
                 got = _reply_view(reply, "apply" if check == "reject" else check, compare)
-                why = _differs(check, want, got, self.caps.rule_ids)
+                why = _differs(check, want, got, self.caps.rule_ids, self.normal)
                 if why is not None:
                     self.outcome.case_results[cid] = "fail"
                     self.divergence(f"case {cid}", "case", check, before, action,
@@ -325,7 +334,7 @@ class Runner:
             self.outcome.skips[f"setup: {reason}"] += 1
             return
         got, want = _reply_view(reply, "setup", self.caps.compare), {"state": race.start}
-        why = _differs("setup", want, got)
+        why = _differs("setup", want, got, normal=self.normal)
         if why is None:
             self.outcome.setups["pass"] += 1
             return
@@ -408,7 +417,8 @@ class Runner:
             reply = engine.receive(check)
             window = min(WINDOW, window * 2)
             reason = unsupported(reply)
-            why = None if reason else _differs(check, want, _reply_view(reply, check, compare))
+            why = None if reason else _differs(check, want, _reply_view(reply, check, compare),
+                                               normal=self.normal)
             if reason is None and why is None:
                 continue
             for pending in range(at + 1, sent):  # the replies already asked for
@@ -446,7 +456,7 @@ class Runner:
                 request = {"op": "legal"} if check == "legal" else \
                     {"op": "apply", "action": step.action}
                 return _differs(check, want, _reply_view(engine.request(request), check,
-                                                         compare)) is not None
+                                                         compare), normal=self.normal) is not None
             except EngineFailure as error:
                 self._failure(f"{where} (shrinking)", error)
                 return False

@@ -23,7 +23,7 @@ from heatcore.notation import (
     state_to_dict,
 )
 from heatcore.registry import ruleset
-from heatcore.rulings import DEFAULT_RULINGS, Rulings
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, switches
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
@@ -69,6 +69,19 @@ class HeatBinding:
 
     def tracks(self) -> list[str]:
         return list(track_ids())
+
+    def normal_state(self, state: JSON) -> JSON:
+        """``state`` with its ``rulings`` object cut to the rulings it plays otherwise than
+        by default, and left out when there are none: a state that leaves out a ruling
+        plays its default (heat-state.schema.json), so the two compare equal."""
+        if not isinstance(state, dict) or not isinstance(state.get("rulings"), dict):
+            return state
+        defaults = {r: choices[0] for r, choices in switches().items()}
+        kept = {r: o for r, o in state["rulings"].items() if defaults.get(r) != o}
+        out = {k: v for k, v in state.items() if k != "rulings"}
+        if kept:
+            out["rulings"] = kept
+        return out
 
     def rule_ids(self) -> list[str]:
         return list(ruleset().rule_ids)

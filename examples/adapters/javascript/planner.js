@@ -76,9 +76,9 @@ class Planner extends Adapter {
     const free = [car.gear - 1, car.gear, car.gear + 1].filter((g) => g >= 1 && g <= 4);
     const paid = [car.gear - 2, car.gear + 2].filter((g) => g >= 1 && g <= 4 && car.engine >= 1);
     const playable = car.hand.filter((c) => c !== 'H');
-    if (playable.length < Math.min(...free, ...paid)) { // cluttered (ruling.cluttered-gear)
-      const heat = car.hand.filter((c) => c === 'H');
-      return free.filter((g) => playable.length + heat.length >= g)
+    if (playable.length < Math.min(...free, ...paid)) { // cluttered: any gear it may reach,
+      const heat = car.hand.filter((c) => c === 'H'); // the paid shift too (ruling.cluttered-gear)
+      return [...free, ...paid].sort().filter((g) => playable.length + heat.length >= g)
         .map((g) => `${name} gear ${g} play ${canonical([...playable, ...heat.slice(0, g - playable.length)]).join(' ')}`);
     }
     return [...free, ...paid].sort().flatMap((g) => picks(playable, g).map((p) => `${name} gear ${g} play ${p}`));

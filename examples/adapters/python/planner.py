@@ -90,11 +90,11 @@ class Planner(Adapter):
         free = [g for g in (gear - 1, gear, gear + 1) if 1 <= g <= 4]  # gear.shift.free
         paid = [g for g in (gear - 2, gear + 2) if 1 <= g <= 4 and car["engine"] >= 1]
         playable = [c for c in hand if c != "H"]  # play.heat-not-playable
-        if len(playable) < min(free + paid):  # cluttered (ruling.cluttered-gear)
-            heat = [c for c in hand if c == "H"]
+        if len(playable) < min(free + paid):  # cluttered: any gear it may reach, the paid
+            heat = [c for c in hand if c == "H"]  # two-gear shift too (ruling.cluttered-gear)
             return [f"{name} gear {g} play " +
-                    " ".join(canonical(playable + heat[:g - len(playable)])) for g in free
-                    if len(playable) + len(heat) >= g]
+                    " ".join(canonical(playable + heat[:g - len(playable)]))
+                    for g in sorted(free + paid) if len(playable) + len(heat) >= g]
         out = []
         for g in sorted(free + paid):  # play.card-count: exactly g cards
             picks = {tuple(canonical(list(c))) for c in combinations(playable, g)}

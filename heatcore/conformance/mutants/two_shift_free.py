@@ -5,22 +5,23 @@ from heatcore.cards import HEAT, canonical, remove
 from heatcore.conformance.mutants._serve import original, patch, serve_mutant
 from heatcore.values import replace
 
-_original = original(engine, "apply_plan")
+_original = original(engine, "shift_gears")
 
 
-def _apply_plan(state, plan, events):  # type: ignore[no-untyped-def]
+def _shift_gears(state, events):  # type: ignore[no-untyped-def]
     before = len(events)
-    state = _original(state, plan, events)
-    if any(e.kind == "paid-heat" for e in events[before:]):
-        events[before:] = [e for e in events[before:] if e.kind != "paid-heat"]
-        car = state.cars[plan.car]
+    state = _original(state, events)
+    paid = [e.car for e in events[before:] if e.kind == "paid-heat"]
+    events[before:] = [e for e in events[before:] if e.kind != "paid-heat"]
+    for index in paid:
+        car = state.cars[index]
         car = replace(car, engine=car.engine + 1,
                       discard=canonical(remove(car.discard, (HEAT,)) or car.discard))
-        state = state.with_car(plan.car, car)
+        state = state.with_car(index, car)
     return state
 
 
-patch(engine, "apply_plan", _apply_plan)
+patch(engine, "shift_gears", _shift_gears)
 
 if __name__ == "__main__":
     raise SystemExit(serve_mutant("two_shift_free"))
