@@ -8,6 +8,7 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -47,38 +48,31 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(BAD_INPUT)
 
 
-def positive(text: str) -> int:
-    """A whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive whole number")
-    return value
+def whole_number(minimum: int, refusal: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``; ``refusal`` (with
+    ``{text}`` for the input) is the message for a smaller one."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(refusal.format(text=text))
+        return value
+
+    return parse
 
 
-def nonnegative(text: str) -> int:
-    """A whole number of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
+positive = whole_number(1, "{text} is not a positive whole number")
+"""A whole number of at least 1."""
 
+nonnegative = whole_number(0, "{text} is negative")
+"""A whole number of at least 0."""
 
-def seed(text: str) -> int:
-    """A seed: a whole number of at least 0 (a negative seed would play the same race as
-    its absolute value, so it is refused)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is 0 or more, not {text}")
-    return value
+seed = whole_number(0, "a seed is 0 or more, not {text}")
+"""A seed: a whole number of at least 0 (a negative seed would play the same race as its
+absolute value, so it is refused)."""
 
 
 def writable_dir(path: Path) -> Path:
