@@ -570,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         rows += run_min_focus(track, focus_starts(track))
     for r in rows:
         status = "ok" if r.ok else "FAILED"
-        print(f"{r.proof:14} {r.track:15} {r.control or 'proof':18} {status:7} {r.detail}")
+        print(f"{r.proof:14} {r.track:15} {r.control or 'proof':20} {status:7} {r.detail}")
     return 0 if all(r.ok for r in rows) else 1
 
 

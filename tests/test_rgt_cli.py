@@ -70,13 +70,10 @@ def test_conform_passes_against_heatcore_serve_for_rallyman(tmp_path: Path) -> N
 
 @pytest.mark.rules("rgt.corner.dangerous", "rgt.corner.steep-entry")
 @pytest.mark.parametrize("mutant", ["dangerous_no_warning", "steep_entry_ignored"])
-@pytest.mark.xfail(strict=True, reason="kit 2 charges a case to its cause, not to every tag; "
-                   "the Rallyman binding's attribution does not yet read state differences, "
-                   "so these divergences are charged to rgt.turn.sequence (the engines ARE "
-                   "caught: exit 1)")
 def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -> None:
     """Negative controls: heatcore.rallyman with one corner rule broken fails, and the
-    report names the broken rule."""
+    report charges the divergences to the broken rule (the Rallyman attribution reads the
+    laid steps' track verdicts against the track data)."""
     import json
     import sys
 
@@ -88,3 +85,4 @@ def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -
                          "--report", str(tmp_path)]) == 1
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["rules"][BROKEN[mutant]]["fail"] > 0
+    assert report["failed_rules"] == [BROKEN[mutant]], report["failed_rules"]
