@@ -86,3 +86,16 @@ def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["rules"][BROKEN[mutant]]["fail"] > 0
     assert report["failed_rules"] == [BROKEN[mutant]], report["failed_rules"]
+
+
+def test_count_on_two_workers_plays_the_same_races(capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for workers in ("1", "2"):
+        argv = ["race", "--game", "rallyman-gt", "--track", "proving-ground", "--players", "3",
+                "--laps", "1", "--count", "3", "--workers", workers]
+        assert main(argv) == 0
+        outs.append(capsys.readouterr().out)
+    assert "workers: 2" in outs[1]
+    actions = [next(line for line in out.splitlines() if line.startswith("actions:"))
+               for out in outs]
+    assert actions[0] == actions[1]
