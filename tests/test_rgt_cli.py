@@ -54,14 +54,16 @@ def test_tiny_benchmark_prints_every_cell(capsys: pytest.CaptureFixture[str]) ->
 
 
 @pytest.mark.rules("rgt.turn.sequence")
-def test_conform_passes_against_heatcore_serve_for_rallyman(tmp_path: Path) -> None:
-    """The conformance kit, through the protocol: heatcore serving Rallyman GT against the
-    Rallyman GT binding, fixtures and a few seeded races."""
+@pytest.mark.parametrize("serve", ["serve --ruleset rallyman-gt", "serve"])
+def test_conform_passes_against_heatcore_serve_for_rallyman(serve: str, tmp_path: Path) -> None:
+    """The conformance kit, through the protocol: heatcore serving Rallyman GT (named, or
+    picked from the start request) against the Rallyman GT binding, fixtures and a few
+    seeded races."""
     import sys
 
     from heatcore.conformance.harness import main as conform_main
 
-    impl = f"{sys.executable} -m heatcore.cli serve --ruleset rallyman-gt"
+    impl = f"{sys.executable} -m heatcore.cli {serve}"
     code = conform_main(["--ruleset", "rallyman-gt", "--impl", impl, "--races", "2",
                          "--report", str(tmp_path)])
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
