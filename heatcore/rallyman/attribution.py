@@ -11,10 +11,9 @@ names the difference without cars or spaces, so equal causes compare equal.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-from heatcore.conformance.binding import JSON, Attribution
+from heatcore.conformance.binding import JSON, Attribution, Rejected
 from heatcore.errors import RulesError
 from heatcore.rallyman.actions import Focus, Go, Keep, Lay, Pit, Relay, Side, Stop
 from heatcore.rallyman.track import Track, load_track
@@ -168,46 +167,82 @@ def step_rules(before: JSON, want: JSON, got: JSON) -> list[str]:
 
 
 def legal_rules(binding: Any, state: JSON, want: set[str], got: set[str]) -> list[str]:
-    """Rules behind differing legal actions: what makes each missing action legal (the
-    corner its step meets, else its kind's rule), then what refuses each extra one."""
+    """Rules behind differing legal actions: what makes each missing action legal (see
+    :func:`action_rules`), then what refuses each extra one (the reference's refusal, after
+    the overtaking rule when the extra die enters a space beside another car)."""
     from heatcore.rallyman.engine import check_action
     from heatcore.rallyman.notation import parse_action
 
     found = _Found()
     value = binding.parse(state)
     for text in sorted(want - got):
-        try:
-            action = parse_action(text)
-        except RulesError:
-            continue
-        found.add(*_action_corner(value, action))
-        found.add(ACTION_RULES.get(type(action), ""))
+        found.add(*action_rules(value, text))
     for text in sorted(got - want):
         try:
-            check_action(value, parse_action(text))
+            action = parse_action(text)
+            if isinstance(action, Lay) and _beside_car(value, action.to):
+                found.add("rgt.move.overtake-gear")
+            check_action(value, action)
         except RulesError as error:
             found.add(error.rule)
     return found.rules
 
 
-def _action_corner(state: Any, action: Any) -> Iterator[str]:
-    """The corner rules a missing lay or re-lay meets when its step touches a corner."""
+def action_rules(state: Any, text: str) -> list[str]:
+    """The rules that make an action legal in ``state``, most telling first: for a laid die,
+    the die's own kind (coast, brake, boost), the corner it meets, overtaking; for a re-laid
+    die, the corner it meets; else the action kind's rule."""
+    from heatcore.rallyman.notation import parse_action
+
+    try:
+        action = parse_action(text)
+    except RulesError:
+        return []
+    found = _Found()
+    step = _step_of(state, action)
+    if isinstance(action, Lay) and step is not None:
+        if action.die == "C":
+            found.add("rgt.dice.coast")
+        if step.brakes:
+            found.add("rgt.dice.brake")
+        if step.boosts:
+            found.add("rgt.dice.boost")
+    if step is not None and (step.overspeed or step.track_warnings):
+        found.add(*corner_rules(state.track, _step_start(state, action), step.to, step.gear))
+    if isinstance(action, Lay) and _beside_car(state, action.to):
+        found.add("rgt.move.overtake-gear")
+    found.add(ACTION_RULES.get(type(action), ""))
+    return found.rules
+
+
+def _beside_car(state: Any, space: str) -> bool:
+    """Whether another car stands beside ``space``."""
+    turn = state.turn
+    return any(c.where == "track" and c.space in state.track.beside[space]
+               for i, c in enumerate(state.cars) if turn is None or i != turn.car)
+
+
+def _step_start(state: Any, action: Any) -> str:
+    from heatcore.rallyman.planning import path_end
+
+    turn = state.turn
+    return str(path_end(turn, turn.relay if isinstance(action, Relay) else turn.plan)[0])
+
+
+def _step_of(state: Any, action: Any) -> Any:
+    """The reference's step for a lay or re-lay action (None otherwise)."""
     from heatcore.rallyman import control
-    from heatcore.rallyman.planning import next_steps, path_end
+    from heatcore.rallyman.planning import next_steps
 
     turn = state.turn
     if turn is None:
-        return
-    step = None
-    if isinstance(action, Lay):
-        step = next((s for s in next_steps(state, turn) if (s.die, s.to) == (action.die,
-                                                                              action.to)), None)
-        at = path_end(turn, turn.plan)[0]
-    elif isinstance(action, Relay):
-        step = next((s for a, s, _ in control.relay_options(state, turn) if a == action), None)
-        at = path_end(turn, turn.relay)[0]
-    if step is not None and (step.overspeed or step.track_warnings):
-        yield from corner_rules(state.track, at, step.to, step.gear)
+        return None
+    if isinstance(action, Lay) and turn.stage == "plan":
+        return next((s for s in next_steps(state, turn)
+                     if (s.die, s.to) == (action.die, action.to)), None)
+    if isinstance(action, Relay) and turn.stage == "relay":
+        return next((s for a, s, _ in control.relay_options(state, turn) if a == action), None)
+    return None
 
 
 def event_rules(want: list[JSON], got: list[JSON]) -> tuple[list[str], str] | None:
@@ -251,7 +286,11 @@ def attribute(binding: Any, check: str, state: JSON, action: str | None, expecte
             return Attribution(rules, f"accepts `{verb}` the rules refuse")
         return Attribution(rules, f"refuses `{verb}` naming {(actual['error'] or {}).get('rule')}")
     if "error" in actual:
-        return Attribution(["rgt.turn.sequence"], f"refuses legal `{verb}`")
+        try:
+            rules = action_rules(binding.parse(state), action or "")
+        except Rejected:
+            rules = []
+        return Attribution(rules or ["rgt.turn.sequence"], f"refuses legal `{verb}`")
     if check == "load":
         return Attribution(["rgt.turn.sequence"], "refuses a valid state")
     want_state, got_state = expected.get("state"), actual.get("state")
