@@ -133,9 +133,26 @@ def _move_terms(move: dict[str, Any], dst: dict[str, Any], gear: z3.ArithRef,
     return ok, warnings
 
 
-def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str = "") -> bool:
-    """Whether some plan of ``n`` dice from ``start`` in ``gear0`` keeps the track from
-    causing a loss of control (Z3)."""
+@dataclass
+class PlanModel:
+    """Z3 variables of a plan of ``n`` dice laid from a space (index 0 is the start): the
+    space, gear, whether the die is a coast die, its brake dice and the warnings the track
+    adds on arrival; ``solver`` holds seed 004's rules of laying them."""
+
+    solver: z3.Solver
+    pos: list[z3.ArithRef]
+    gear: list[z3.ArithRef]
+    coast: list[z3.BoolRef]
+    brakes: list[z3.ArithRef]
+    track_w: list[z3.ArithRef]
+
+
+def plan_model(track: str, start: str, gear0: int, n: int, brakes_max: int,
+               mutation: str = "") -> PlanModel:
+    """The dice of a plan on an empty track: each a gear die one step from the last (or paid
+    with brake dice) or a coast die, no gear die twice, at most two coast and ``brakes_max``
+    brake dice, along forward moves of the track data the corner rules allow in its gear
+    (``_move_terms``), never back to a space."""
     raw = raw_track(track)
     near = _near(track, start, n)
     moves = [m for m in raw.moves if m["from"] in near
@@ -145,9 +162,9 @@ def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str =
     gear = [z3.Int(f"g{i}") for i in range(n + 1)]
     coast = [z3.Bool(f"c{i}") for i in range(n + 1)]
     brakes = [z3.Int(f"b{i}") for i in range(n + 1)]
-    warn = [z3.Int(f"w{i}") for i in range(n + 1)]
+    track_w = [z3.Int(f"t{i}") for i in range(n + 1)]
     s = z3.Solver()
-    s.add(pos[0] == index[start], gear[0] == gear0, warn[0] == 0)
+    s.add(pos[0] == index[start], gear[0] == gear0)
     for i in range(1, n + 1):
         s.add(z3.If(coast[i], z3.And(gear[i] == gear[i - 1], gear[i - 1] >= 1, brakes[i] == 0),
                     z3.And(gear[i] >= 1, gear[i] <= 6,
@@ -156,16 +173,25 @@ def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str =
         for m in moves:
             ok, added = _move_terms(m, raw.spaces[m["to"]], gear[i], mutation)
             options.append(z3.And(pos[i - 1] == index[m["from"]], pos[i] == index[m["to"]], ok,
-                                  warn[i] == warn[i - 1] + added))
-        s.add(z3.Or(options), warn[i] < LIMIT)
+                                  track_w[i] == added))
+        s.add(z3.Or(options))
     gear_dice = [z3.If(coast[i], 0, gear[i]) for i in range(1, n + 1)]
     for i in range(1, n + 1):
         for j in range(i + 1, n + 1):
             s.add(z3.Or(coast[i], coast[j], gear_dice[i - 1] != gear_dice[j - 1]))
     s.add(z3.Sum([z3.If(c, 1, 0) for c in coast[1:]]) <= 2)
-    s.add(z3.Sum(brakes[1:]) <= BRAKES)
+    s.add(z3.Sum(brakes[1:]) <= brakes_max)
     s.add(z3.Distinct(pos))  # a plan never comes back to a space (forward moves, one lap)
-    return bool(s.check() == z3.sat)
+    return PlanModel(s, pos, gear, coast, brakes, track_w)
+
+
+def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str = "") -> bool:
+    """Whether some plan of ``n`` dice from ``start`` in ``gear0`` keeps the track from
+    causing a loss of control (Z3): the track's warnings stay below the limit all the way."""
+    model = plan_model(track, start, gear0, n, BRAKES, mutation)
+    for i in range(1, n + 1):
+        model.solver.add(z3.Sum(model.track_w[1:i + 1]) < LIMIT)
+    return bool(model.solver.check() == z3.sat)
 
 
 def _near(track: str, start: str, n: int) -> set[str]:
@@ -308,39 +334,14 @@ def focus_plan_exists(track: str, start: str, gear0: int, target: str, n: int, b
     cancel the track's warnings; control is lost when the warnings reach 3."""
     raw = raw_track(track)
     limit_gear = raw.spaces[target]["corner"]["limit"]
-    near = _near(track, start, n)
-    moves = [m for m in raw.moves if m["from"] in near]
+    model = plan_model(track, start, gear0, n, FOCUS_BRAKES,
+                       "no-danger-warning" if mutation == "no-danger-warning" else "")
+    s, brakes, track_w = model.solver, model.brakes, model.track_w
     index = {sid: i for i, sid in enumerate(sorted(raw.spaces))}
-    pos = [z3.Int(f"p{i}") for i in range(n + 1)]
-    gear = [z3.Int(f"g{i}") for i in range(n + 1)]
-    coast = [z3.Bool(f"c{i}") for i in range(n + 1)]
-    brakes = [z3.Int(f"b{i}") for i in range(n + 1)]
-    track_w = [z3.Int(f"t{i}") for i in range(n + 1)]
     fixed = [z3.Bool(f"f{i}") for i in range(n + 1)]
-    s = z3.Solver()
-    s.add(pos[0] == index[start], gear[0] == gear0, pos[n] == index[target],
-          gear[n] == limit_gear)
-    for i in range(1, n + 1):
-        s.add(z3.If(coast[i], z3.And(gear[i] == gear[i - 1], gear[i - 1] >= 1, brakes[i] == 0),
-                    z3.And(gear[i] >= 1, gear[i] <= 6,
-                           seed_gear_step(gear[i - 1], gear[i], brakes[i], z3.IntVal(0)))))
-        options = []
-        for m in moves:
-            ok, added = _move_terms(m, raw.spaces[m["to"]], gear[i],
-                                    "no-danger-warning" if mutation == "no-danger-warning"
-                                    else "")
-            options.append(z3.And(pos[i - 1] == index[m["from"]], pos[i] == index[m["to"]], ok,
-                                  track_w[i] == added))
-        s.add(z3.Or(options))
-        if mutation == "no-brake-fix":  # removed behaviour: a braking space cannot be fixed
-            s.add(z3.Implies(brakes[i] > 0, z3.Not(fixed[i])))
-    gear_dice = [z3.If(coast[i], 0, gear[i]) for i in range(1, n + 1)]
-    for i in range(1, n + 1):
-        for j in range(i + 1, n + 1):
-            s.add(z3.Or(coast[i], coast[j], gear_dice[i - 1] != gear_dice[j - 1]))
-    s.add(z3.Sum([z3.If(c, 1, 0) for c in coast[1:]]) <= 2)
-    s.add(z3.Sum(brakes[1:]) <= FOCUS_BRAKES)
-    s.add(z3.Distinct(pos))
+    s.add(model.pos[n] == index[target], model.gear[n] == limit_gear)
+    if mutation == "no-brake-fix":  # removed behaviour: a braking space cannot be fixed
+        s.add([z3.Implies(brakes[i] > 0, z3.Not(fixed[i])) for i in range(1, n + 1)])
     dice = [1 + brakes[i] for i in range(1, n + 1)]
     cancels = mutation == "focus-cancels-track"
     worst = z3.Sum([z3.If(fixed[i], 0, dice[i - 1] + (track_w[i] if cancels else 0))

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import random
 
-from heatcore.actions import Action
 from heatcore.conformance.binding import JSON, Attribution, RandomRace
 from heatcore.conformance.heat_attribution import attribute
-from heatcore.conformance.reference import ReferenceBinding, record, rejected
+from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
 from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import RulesError
-from heatcore.events import Event
 from heatcore.notation import (
     parse_action,
     setup_from_dict,
@@ -24,7 +22,6 @@ from heatcore.notation import (
     state_to_dict,
 )
 from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
 from heatcore.track import track_ids
 from heatcore.validity import validate
 
@@ -34,21 +31,8 @@ class HeatBinding(ReferenceBinding):
 
     name = "heatcore"
     ruleset = "heat"
-
-    def read(self, state: JSON) -> RaceState:
-        return validate(state_from_dict(state))
-
-    def write(self, value: RaceState) -> JSON:
-        return state_to_dict(value)
-
-    def engine_legal(self, value: RaceState) -> tuple[Action, ...]:
-        return legal_actions(value)
-
-    def engine_apply(self, value: RaceState, action: str) -> tuple[RaceState, tuple[Event, ...]]:
-        return apply(value, parse_action(action))
-
-    def tracks(self) -> list[str]:
-        return list(track_ids())
+    engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
+                             parse_action, track_ids)
 
     def modules(self) -> list[str]:
         from heatcore.weather import MODULES

@@ -1,16 +1,16 @@
 """What every reference binding shares: heatcore's own engine of a ruleset behind plain JSON.
 
 A ruleset's binding (``heatcore.conformance.heat``, ``heatcore.rallyman.binding``) subclasses
-:class:`ReferenceBinding` and names its engine's four entry points (read a state, write it,
-list the legal actions, apply an action); the protocol-facing methods, the rule lists, the
-typed refusals and the memo of the last state are written once here.
+:class:`ReferenceBinding` and names its engine's functions (:class:`EngineFunctions`); the
+protocol-facing methods, the rule lists, the typed refusals, the memo of the last state and
+the recording of seeded races are written once here.
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from heatcore.conformance.binding import JSON, Rejected, Step
@@ -26,11 +26,26 @@ def rejected(error: RulesError) -> Rejected:
     return Rejected(error.kind, error.rule, str(error))
 
 
-class ReferenceBinding(ABC):
-    """heatcore's engine of ``ruleset`` behind plain JSON states, action strings and events."""
+@dataclass(frozen=True)
+class EngineFunctions:
+    """A ruleset's engine as its reference binding calls it."""
+
+    state_from_dict: Callable[[JSON], Any]
+    validate: Callable[[Any], Any]  # the state, or RulesError naming the broken rule
+    state_to_dict: Callable[[Any], JSON]
+    legal_actions: Callable[[Any], Iterable[object]]
+    apply: Callable[[Any, Any], tuple[Any, Iterable[Event]]]
+    parse_action: Callable[[str], Any]
+    track_ids: Callable[[], Iterable[str]]
+
+
+class ReferenceBinding:
+    """heatcore's engine of ``ruleset`` (its :class:`EngineFunctions`, ``engine``) behind
+    plain JSON states, action strings and events."""
 
     name: str
     ruleset: str
+    engine: EngineFunctions
 
     def __init__(self) -> None:
         from heatcore import __version__
@@ -40,25 +55,9 @@ class ReferenceBinding(ABC):
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, Any] | None = None
 
-    @abstractmethod
-    def read(self, state: JSON) -> Any:
-        """A validated state value (RulesError when the state is malformed or invalid)."""
-
-    @abstractmethod
-    def write(self, value: Any) -> JSON:
-        """A state value's canonical JSON."""
-
-    @abstractmethod
-    def engine_legal(self, value: Any) -> Iterable[object]:
-        """The engine's legal actions in ``value``."""
-
-    @abstractmethod
-    def engine_apply(self, value: Any, action: str) -> tuple[Any, Iterable[Event]]:
-        """The engine's next state and events (RulesError when refused)."""
-
-    @abstractmethod
     def tracks(self) -> list[str]:
         """The boards the reference plays."""
+        return list(self.engine.track_ids())
 
     def rulings(self) -> list[str]:
         return [e.id for e in ruleset(self.ruleset) if e.kind == "ruling"]
@@ -76,12 +75,12 @@ class ReferenceBinding(ABC):
         if self._memo is not None and self._memo[0] is state:
             return self._memo[1]
         try:
-            return self.read(state)
+            return self.engine.validate(self.engine.state_from_dict(state))
         except RulesError as error:
             raise rejected(error) from None
 
     def _remember(self, value: Any) -> JSON:
-        data = self.write(value)
+        data = self.engine.state_to_dict(value)
         self._memo = (data, value)
         return data
 
@@ -89,12 +88,12 @@ class ReferenceBinding(ABC):
         return self._remember(self.parse(state))
 
     def legal(self, state: JSON) -> list[str]:
-        return [str(a) for a in self.engine_legal(self.parse(state))]
+        return [str(a) for a in self.engine.legal_actions(self.parse(state))]
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
         try:
-            after, events = self.engine_apply(value, action)
+            after, events = self.engine.apply(value, self.engine.parse_action(action))
         except RulesError as error:
             raise rejected(error) from None
         return self._remember(after), [event_to_dict(e) for e in events]

@@ -7,15 +7,12 @@ from __future__ import annotations
 import random
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
-from heatcore.conformance.reference import ReferenceBinding, record
-from heatcore.events import Event
-from heatcore.rallyman.actions import Action
+from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record
 from heatcore.rallyman.attribution import attribute
 from heatcore.rallyman.driver import ENGINE, POLICIES
 from heatcore.rallyman.engine import apply, legal_actions
 from heatcore.rallyman.notation import parse_action, state_from_dict, state_to_dict
 from heatcore.rallyman.setup import random_setup, start_race
-from heatcore.rallyman.state import RaceState
 from heatcore.rallyman.track import track_ids
 from heatcore.rallyman.validity import validate
 
@@ -25,21 +22,8 @@ class RallymanBinding(ReferenceBinding):
 
     name = "heatcore-rallyman-gt"
     ruleset = "rallyman-gt"
-
-    def read(self, state: JSON) -> RaceState:
-        return validate(state_from_dict(state))
-
-    def write(self, value: RaceState) -> JSON:
-        return state_to_dict(value)
-
-    def engine_legal(self, value: RaceState) -> tuple[Action, ...]:
-        return legal_actions(value)
-
-    def engine_apply(self, value: RaceState, action: str) -> tuple[RaceState, tuple[Event, ...]]:
-        return apply(value, parse_action(action))
-
-    def tracks(self) -> list[str]:
-        return list(track_ids())
+    engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
+                             parse_action, track_ids)
 
     def random_race(self, seed: int) -> RandomRace:
         """Race ``seed``: track, car count and policy drawn from the seed, one lap."""
