@@ -70,17 +70,20 @@ def test_conform_passes_against_heatcore_serve_for_rallyman(serve: str, tmp_path
     assert code == 0, report[:2000]
 
 
-#: Seeded races a mutant needs besides the fixtures (the corpus has no refused overtaking).
-RACES_NEEDED = {"overtake_any_gear": 2}
+#: Seeded races a mutant needs besides the fixtures (the corpus has no refused overtaking and
+#: no re-laid die: its loc.relay cases all keep the dice).
+RACES_NEEDED = {"overtake_any_gear": 2, "no_relay": 2}
 
 
 @pytest.mark.rules("rgt.corner.dangerous", "rgt.corner.steep-entry", "rgt.move.overtake-gear",
-                   "rgt.focus.cost", "rgt.order.speed", "rgt.dice.coast", "rgt.loc.trigger")
+                   "rgt.focus.cost", "rgt.order.speed", "rgt.dice.coast", "rgt.loc.trigger",
+                   "rgt.loc.relay")
 @pytest.mark.parametrize("mutant", sorted(__import__("heatcore.rallyman.mutants",
                                                      fromlist=["BROKEN"]).BROKEN))
 def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -> None:
     """Negative controls: heatcore.rallyman with one rule broken (some remove behaviour: no
-    coast dice, no loss of control, no dangerous-corner warning, no dotted entry line) fails,
+    coast dice, no loss of control, no re-laying, no dangerous-corner warning, no dotted entry
+    line) fails,
     and the report charges the divergences to the broken rule first (the Rallyman
     attribution reads laid steps against the track data and what makes actions legal)."""
     import json

@@ -26,11 +26,12 @@ BROKEN: dict[str, str] = {
     "order_by_number": "rgt.order.speed",
     "no_coast_dice": "rgt.dice.coast",
     "no_loss_on_warnings": "rgt.loc.trigger",
+    "no_relay": "rgt.loc.relay",
 }
 
 #: Mutants that remove behaviour: fewer legal actions, or a rule that never fires.
 REMOVES = ("dangerous_no_warning", "steep_entry_ignored", "no_coast_dice",
-           "no_loss_on_warnings")
+           "no_loss_on_warnings", "no_relay")
 
 _arrive = moves.arrive
 _die_choices = moves.die_choices
@@ -73,6 +74,10 @@ def _lenient(limit: int, warnings: int, step: Any, results: tuple[bool, ...]
     return _trigger(limit + 100, warnings, step, results)
 
 
+def _no_relay(state: Any, turn: Any) -> list[Any]:
+    return []
+
+
 #: name -> every (module, attribute, replacement) the mutant patches (at each place of use)
 PATCHES: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
     "dangerous_no_warning": ((moves, "arrive", _no_danger),),
@@ -83,6 +88,7 @@ PATCHES: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
     "order_by_number": ((rounds, "turn_order", _by_number), (setup, "turn_order", _by_number)),
     "no_coast_dice": ((planning, "die_choices", _no_coast), (control, "die_choices", _no_coast)),
     "no_loss_on_warnings": ((control, "trigger", _lenient),),
+    "no_relay": ((control, "relay_options", _no_relay),),
 }
 
 

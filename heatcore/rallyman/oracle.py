@@ -12,8 +12,8 @@ racing car in the round's order; the laid dice: each a forward move of the track
 one before, a gear die one step from the last gear or paid with brake/boost dice, no gear
 die twice, within the dashboard's dice, and the track's warnings and limits on it restated
 from the corner rules. Per step: the legal actions against its own generator (laying dice,
-rolling, focus, stopping, the side after 00, pit lanes; chance points offer none; re-laying
-after a loss of control is only checked for its ``keep``); cars only move forward; the
+rolling, focus, stopping, re-laying the rolled dice after a loss of control, the side after
+00, pit lanes; chance points offer none); cars only move forward; the
 warnings of the rolled dice and the track against the dashboard's limit decide the loss of
 control; focus spent is 1 + 2 + ... + k for the k-th die fixed in the turn, focus earned
 flat out is one per die laid, and nothing else changes focus; a round's whole order at its
@@ -136,6 +136,14 @@ def corner_verdict(track: Printed, src: str, dst: str, gear: int) -> tuple[int, 
         if corner["kind"] == "dangerous" and gear == corner["limit"] and not gear > limit:
             warnings += 1
     return warnings, over
+
+
+def _takes(pool: Counter[str], kind: str, need: int) -> list[tuple[str, ...]]:
+    """Ways to take ``need`` rolled dice of ``kind`` (B or U) from ``pool``: by how many of
+    them show a warning."""
+    safe, warn = pool[kind], pool[kind + "!"]
+    return [(kind,) * (need - k) + (kind + "!",) * k
+            for k in range(max(0, need - safe), min(need, warn) + 1)]
 
 
 def corner_rule(track: Printed, src: str, dst: str, limit: bool) -> str:
@@ -305,6 +313,9 @@ class Checker:
                 if car["focus"] >= sum(range(turn["fixed"] + 1, turn["fixed"] + n + 1)):
                     out.add(f"{me} focus")
             return out
+        if turn["stage"] == "relay":
+            out = {f"{me} relay {' '.join(dice)} {dst}" for dice, dst in self.relays(state)}
+            return out | ({f"{me} keep"} if not turn["relay"] else set())
         if turn["stage"] == "side":
             return {f"{me} off 1", f"{me} off 3"}
         if turn["stage"] == "pit":
@@ -314,7 +325,6 @@ class Checker:
     def lays(self, state: JSON) -> list[tuple[str, int, str]]:
         """(die, gear, space) of every die the acting car may lay next."""
         turn = state["turn"]
-        track = printed_track(state["track"])
         me = number(turn["car"])
         car = state["cars"][me]
         gears, coast, brake, boost, _ = self.dashboard(state, car)
@@ -337,17 +347,88 @@ class Checker:
         if coast > 0 and current >= 1:
             choices.append(("C", current))
         taken = {s["to"] for s in plan} | {turn["start"]}
-        others = [(c["space"], gear_of(c["gear"])) for i, c in enumerate(state["cars"])
-                  if i != me and c["where"] == "track"]
+        return [(die, g, dst) for die, g in choices for dst in self._entries(state, at, g, taken)]
+
+    def relays(self, state: JSON) -> list[tuple[tuple[str, ...], str]]:
+        """(dice, space) of every rolled die the car may re-lay next after a loss of
+        control: a gear or coast die from the rolled dice (results kept) with the brake or
+        boost dice its gear change needs, on a space it may enter, such that the re-laid
+        dice can still make it lose control (seed 004: control is lost again)."""
+        turn = state["turn"]
+        me = number(turn["car"])
+        limit = self.dashboard(state, state["cars"][me])[4]
+        pool = Counter(turn["pool"])
+        warnings = 0
+        at, current = turn["start"], gear_of(turn["start_gear"])
+        for step, flags in zip(turn["relay"], turn["relay_results"], strict=True):
+            dice = [step["die"], *["B"] * step["brakes"], *["U"] * step["boosts"]]
+            pool -= Counter(d + ("!" if f == "!" else "") for d, f in zip(dice, flags,
+                                                                          strict=True))
+            warnings += flags.count("!") + int(step["track_warnings"])
+            at, current = step["to"], step["gear"]
+        taken = frozenset({s["to"] for s in turn["relay"]} | {turn["start"]})
+        memo: dict[tuple[Any, ...], bool] = {}
+
+        def can_lose(at: str, current: int, pool: Counter[str], warnings: int,
+                     taken: frozenset[str]) -> bool:
+            key = (at, current, tuple(sorted(pool.elements())), warnings, taken)
+            if key not in memo:
+                memo[key] = any(
+                    lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})
+                    for dice, dst, gear, total, lost in self._relay_moves(
+                        state, at, current, False, pool, warnings, taken, limit))
+            return memo[key]
+
+        return [(dice, dst) for dice, dst, gear, total, lost in self._relay_moves(
+            state, at, current, not turn["relay"], pool, warnings, taken, limit)
+            if lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})]
+
+    def _relay_moves(self, state: JSON, at: str, current: int, first: bool,
+                     pool: Counter[str], warnings: int, taken: frozenset[str], limit: int,
+                     ) -> list[tuple[tuple[str, ...], str, int, int, bool]]:
+        """(dice, space, gear, warnings after, control lost there) of each die from ``pool``
+        that may be re-laid next from ``at`` in gear ``current``."""
+        track = printed_track(state["track"])
+        jumps = self.options(state)["first_die_jumps"] == "yes" or not first
         out = []
-        for die, g in choices:
-            for dst in track.ahead[at]:
-                if dst in taken or any(dst == sp for sp, _ in others):
+        for token in sorted(t for t in pool if pool[t] > 0 and t[0] in "GC"):
+            if token[0] == "C":
+                if current < 1:
                     continue
-                if any(sp in track.beside[dst] and sp not in track.beside[at] and og >= 1
-                       and (state["yellow"] or g < og) for sp, og in others):
+                gear, need_b, need_u = current, 0, 0
+            else:
+                gear = int(token[1:].rstrip("!"))
+                change = gear - max(current, 0)
+                need_b, need_u = max(0, -change - 1), 1 if change == 2 else 0
+                if change > 2 or ((need_b or need_u) and not jumps):
                     continue
-                out.append((die, g, dst))
+            for brakes in _takes(pool, "B", need_b):
+                for boosts in _takes(pool, "U", need_u):
+                    dice = (token, *brakes, *boosts)
+                    rolled = sum(d.endswith("!") for d in dice)
+                    for dst in self._entries(state, at, gear, taken):
+                        added, over = corner_verdict(track, at, dst, gear)
+                        total = warnings + rolled + added
+                        out.append((dice, dst, gear, total, over or total >= limit))
+        return out
+
+    def _entries(self, state: JSON, at: str, gear: int, taken: frozenset[str] | set[str],
+                 ) -> list[str]:
+        """Spaces ahead of ``at`` the acting car may enter in ``gear``: free, not yet on its
+        path, and beside another car only at that car's gear or higher (no car at all under a
+        yellow flag; cars at 0 or 00 do not count), unless already beside it."""
+        track = printed_track(state["track"])
+        me = state["turn"]["car"]
+        others = [(c["space"], gear_of(c["gear"])) for c in state["cars"]
+                  if c["id"] != me and c["where"] == "track"]
+        out = []
+        for dst in track.ahead[at]:
+            if dst in taken or any(dst == sp for sp, _ in others):
+                continue
+            if any(sp in track.beside[dst] and sp not in track.beside[at] and og >= 1
+                   and (state["yellow"] or gear < og) for sp, og in others):
+                continue
+            out.append(dst)
         return out
 
     # ------------------------------------------------------------------ steps
@@ -483,7 +564,8 @@ class Checker:
             if all(w[2] == "C" for w in lays):
                 return "rgt.dice.coast"
             return "rgt.dice.gear-step"
-        for verb, rule in (("focus", "rgt.focus.cost"), ("stop", "rgt.roll.one-by-one"),
+        for verb, rule in (("relay", "rgt.loc.relay"), ("keep", "rgt.loc.relay"),
+                           ("focus", "rgt.focus.cost"), ("stop", "rgt.roll.one-by-one"),
                            ("pit", "rgt.pit.conditions"), ("off", "rgt.loc.double-zero")):
             if verb in verbs:
                 return rule
