@@ -77,7 +77,7 @@ RACES_NEEDED = {"overtake_any_gear": 2, "no_relay": 2}
 
 @pytest.mark.rules("rgt.corner.dangerous", "rgt.corner.steep-entry", "rgt.move.overtake-gear",
                    "rgt.focus.cost", "rgt.order.speed", "rgt.dice.coast", "rgt.loc.trigger",
-                   "rgt.loc.relay")
+                   "rgt.loc.relay", "rgt.ruling.damage-bag", "rgt.round.marker-colour")
 @pytest.mark.parametrize("mutant", sorted(__import__("heatcore.rallyman.mutants",
                                                      fromlist=["BROKEN"]).BROKEN))
 def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -> None:

@@ -109,6 +109,19 @@ def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
     return out
 
 
+def state_field(path: str) -> str:
+    """The field of :data:`STATE_RULES` that holds a differing state path (``bag.yellow``:
+    ``bag``); '' when none."""
+    while path and path not in STATE_RULES:
+        path = path.rpartition(".")[0]
+    return path
+
+
+def state_rule(path: str) -> str:
+    """The rule of a differing state path ('' when none)."""
+    return STATE_RULES.get(state_field(path), "")
+
+
 def corner_rules(track: Track, src: str, dst: str, gear: int) -> list[str]:
     """The corner rules the track data applies to a car moving ``src`` -> ``dst`` in
     ``gear``: the ones that bite first (a limit exceeded, a warning added), then the rest."""
@@ -306,8 +319,8 @@ def attribute(binding: Any, check: str, state: JSON, action: str | None, expecte
             return Attribution(*parted)
     found = _Found()
     for path in differing:
-        found.add(STATE_RULES.get(path, ""))
+        found.add(state_rule(path))
     if found.rules:
-        path = next(p for p in differing if STATE_RULES.get(p) == found.rules[0])
-        return Attribution(found.rules, f"next state differs at `{path}`")
+        path = next(p for p in differing if state_rule(p) == found.rules[0])
+        return Attribution(found.rules, f"next state differs at `{state_field(path)}`")
     return Attribution(["rgt.turn.sequence"], "differs")

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from heatcore.rallyman import control, engine, moves, planning, rounds, setup
+from heatcore.rallyman.components import TOKENS
 
 BROKEN: dict[str, str] = {
     "dangerous_no_warning": "rgt.corner.dangerous",
@@ -27,6 +28,8 @@ BROKEN: dict[str, str] = {
     "no_coast_dice": "rgt.dice.coast",
     "no_loss_on_warnings": "rgt.loc.trigger",
     "no_relay": "rgt.loc.relay",
+    "drawn_token_stays_in_bag": "rgt.ruling.damage-bag",
+    "marker_keeps_colour": "rgt.round.marker-colour",
 }
 
 #: Mutants that remove behaviour: fewer legal actions, or a rule that never fires.
@@ -74,6 +77,20 @@ def _lenient(limit: int, warnings: int, step: Any, results: tuple[bool, ...]
     return _trigger(limit + 100, warnings, step, results)
 
 
+_draw_token = rounds.draw_token
+
+
+def _token_stays(state: Any, turn: Any, token: str, events: list[Any]) -> Any:
+    after = _draw_token(state, turn, token, events)
+    bag = list(after.bag)
+    bag[TOKENS.index(token)] += 1
+    return replace(after, bag=tuple(bag))
+
+
+def _same_colour(colour: str) -> str:
+    return colour
+
+
 def _no_relay(state: Any, turn: Any) -> list[Any]:
     return []
 
@@ -89,6 +106,8 @@ PATCHES: dict[str, tuple[tuple[Any, str, Callable[..., Any]], ...]] = {
     "no_coast_dice": ((planning, "die_choices", _no_coast), (control, "die_choices", _no_coast)),
     "no_loss_on_warnings": ((control, "trigger", _lenient),),
     "no_relay": ((control, "relay_options", _no_relay),),
+    "drawn_token_stays_in_bag": ((rounds, "draw_token", _token_stays),),
+    "marker_keeps_colour": ((rounds, "other_colour", _same_colour),),
 }
 
 
