@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -194,12 +194,14 @@ def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str =
     return bool(model.solver.check() == z3.sat)
 
 
-def _near(track: str, start: str, n: int) -> set[str]:
-    """Spaces within ``n`` moves of ``start`` (the only ones a plan of n dice can use)."""
+def _near(track: str, start: str, n: int, backward: bool = False) -> set[str]:
+    """Spaces within ``n`` moves of ``start`` (the only ones a plan of n dice can use); with
+    ``backward``, the spaces ``start`` is within ``n`` moves of."""
     raw = raw_track(track)
+    src, dst = ("to", "from") if backward else ("from", "to")
     near, frontier = {start}, {start}
     for _ in range(n):
-        frontier = {m["to"] for m in raw.moves if m["from"] in frontier} - near
+        frontier = {m[dst] for m in raw.moves if m[src] in frontier} - near
         near |= frontier
     return near
 
@@ -383,7 +385,7 @@ def engine_min_focus(track: str, start: str, gear0: int, target: str) -> int | N
     limit_gear = raw_track(track).spaces[target]["corner"]["limit"]
     lengths = _lengths(track, start, target, MAX_DICE)
     most = max(lengths, default=0)
-    reach = {n: _reaches(track, target, n) for n in range(most + 1)}
+    reach = {n: _near(track, target, n, backward=True) for n in range(most + 1)}
     me = Car(space=start, laps=0, gear=gear0, colour="white")
     far = Car(space=start, laps=0, gear=0, colour="white", where="finished")
     state = RaceState(track=tr, laps=2, options=Options(), weather=FOCUS_WEATHER, round=1,
@@ -423,16 +425,6 @@ def engine_min_focus(track: str, start: str, gear0: int, target: str) -> int | N
 
     walk(())
     return best
-
-
-def _reaches(track: str, target: str, n: int) -> set[str]:
-    """Spaces from which ``target`` is at most ``n`` moves away."""
-    raw = raw_track(track)
-    out, frontier = {target}, {target}
-    for _ in range(n):
-        frontier = {m["from"] for m in raw.moves if m["to"] in frontier} - out
-        out |= frontier
-    return out
 
 
 def focus_starts(track: str) -> list[tuple[str, int, str]]:
@@ -491,35 +483,33 @@ def run_track_limits(track: str) -> list[Result]:
     return out
 
 
+def _agree(proof: str, track: str, starts: list[Any], engine: Callable[..., Any],
+           model: Callable[..., Any], controls: tuple[str, ...]) -> list[Result]:
+    """The model's number equals the engine's at every start (the proof); each control
+    (``model(..., mutation=bug)``) differs from the engine at some start."""
+    ours = {st: engine(track, *st) for st in starts}
+    theirs = {st: model(track, *st) for st in starts}
+    wrong = [st for st in starts if ours[st] != theirs[st]]
+    values = sorted({v for v in theirs.values() if v is not None})
+    out = [Result(proof, track, "", not wrong,
+                  f"{len(starts)} starts: {values}; disagree at {wrong[:3]}")]
+    for bug in controls:
+        caught = next((st for st in starts if model(track, *st, mutation=bug) != ours[st]),
+                      None)
+        out.append(Result(proof, track, bug, caught is not None, f"caught at {caught}"))
+    return out
+
+
 def run_safe_distance(track: str, starts: Iterable[tuple[str, int]]) -> list[Result]:
     """Z3's safe distance equals the engine's at every start; each control differs at one."""
-    starts = list(starts)
-    engine = {st: engine_safe_distance(track, *st) for st in starts}
-    model = {st: safe_distance(track, *st) for st in starts}
-    wrong = [st for st in starts if engine[st] != model[st]]
-    out = [Result("safe-distance", track, "", not wrong,
-                  f"{len(starts)} starts: {sorted(set(model.values()))}; disagree at {wrong[:3]}")]
-    for bug in DISTANCE_CONTROLS:
-        caught = next((st for st in starts if safe_distance(track, *st, mutation=bug)
-                       != engine[st]), None)
-        out.append(Result("safe-distance", track, bug, caught is not None, f"caught at {caught}"))
-    return out
+    return _agree("safe-distance", track, list(starts), engine_safe_distance, safe_distance,
+                  DISTANCE_CONTROLS)
 
 
 def run_min_focus(track: str, starts: Iterable[tuple[str, int, str]]) -> list[Result]:
     """Z3's minimum focus equals the engine's at every start; each control differs at one."""
-    starts = list(starts)
-    engine = {st: engine_min_focus(track, *st) for st in starts}
-    model = {st: min_focus(track, *st) for st in starts}
-    wrong = [st for st in starts if engine[st] != model[st]]
-    values = sorted({v for v in model.values() if v is not None})
-    out = [Result("min-focus", track, "", not wrong,
-                  f"{len(starts)} starts: {values}; disagree at {wrong[:3]}")]
-    for bug in FOCUS_CONTROLS:
-        caught = next((st for st in starts if min_focus(track, *st, mutation=bug)
-                       != engine[st]), None)
-        out.append(Result("min-focus", track, bug, caught is not None, f"caught at {caught}"))
-    return out
+    return _agree("min-focus", track, list(starts), engine_min_focus, min_focus,
+                  FOCUS_CONTROLS)
 
 
 @dataclass(frozen=True)
