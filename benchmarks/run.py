@@ -8,9 +8,11 @@ Figures, for both engines (the reference engine ``heatcore.engine`` and the fast
 ``heatcore.fast``, which play the same races): random-race throughput (races/s, actions/s)
 for 2, 4 and 6 players on each base track; ``legal_actions`` and ``apply`` rates on states
 sampled from real races; state JSON encode and decode rates; memory per state; growth with
-players and laps; how a batch of races scales from 1 to 2 worker processes; and the time of
-each Z3 proof and of its negative controls (``benchmarks.bench_proofs``: the whole proof
-suite on the four base tracks, 2 workers; ``--tiny`` proves one proof on one track only).
+players and laps; how a batch of races scales from 1 to 2 worker processes; Rallyman GT's
+races per second and microseconds per action on both of its tracks for 2, 4 and 6 cars
+(``benchmarks.bench_rallyman``); and the time of each Z3 proof and of its negative controls
+(``benchmarks.bench_proofs``: the whole proof suite on the four base tracks, 2 workers;
+``--tiny`` proves one proof on one track only).
 Races are played with the random policy (every step calls ``legal_actions`` then
 ``apply``): by ``heatcore.driver.play`` on the reference engine, by ``heatcore.fast.play``
 on the fast one.
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import bench_proofs
+from benchmarks import bench_proofs, bench_rallyman
 from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
@@ -291,7 +293,7 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
 
 
 #: The number of stages :func:`run` announces through ``log``.
-STAGES = 8
+STAGES = 9
 
 
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
@@ -329,6 +331,9 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
                        for engine in ENGINES for laps in (1, 2, 4, 8)]
     log("process pool: 1 vs 2 workers ...")
     results["pool"] = pool_scaling(sizes.pool_races)
+    log("Rallyman GT: seeded races per track and car count ...")
+    results["rallyman"] = bench_rallyman.figures(1 if sizes is TINY else 10,
+                                                 1 if sizes is TINY else 2)
     log("proofs: time per proof and its controls ...")
     results["proofs"] = proof_times(sizes)
     results["machine"]["load_average_at_end"] = os.getloadavg()
@@ -405,6 +410,11 @@ def table(results: dict[str, Any]) -> str:
         add(f"  workers {row['workers']}: {row['races']} races in {row['seconds']:.2f} s, "
             f"{row['races_per_s']:.1f} races/s, {row['actions_per_s']:.0f} actions/s, "
             f"x{row['races_per_s'] / base:.2f}")
+    rallyman = results.get("rallyman")
+    if rallyman is not None:
+        add("")
+        add("Rallyman GT (heatcore.rallyman, single process, sensible policy)")
+        lines.extend("  " + line for line in bench_rallyman.table(rallyman).splitlines())
     proofs = results.get("proofs")
     if proofs is not None:
         add("")

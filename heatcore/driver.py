@@ -23,6 +23,7 @@ from heatcore.cards import STRESS, UPGRADE_0, VALUE, Card
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
 from heatcore.legends import full_deck
+from heatcore.playing import Engine, play_out, replay_out
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
@@ -121,25 +122,17 @@ class Race:
     final: RaceState
 
 
+#: Heat's engine as the shared play loop (:mod:`heatcore.playing`) sees it.
+ENGINE: Engine[RaceState, Action] = Engine(legal_actions, apply, random_shuffle)
+
+
 def play(setup: RaceSetup, policy: Policy, rng: random.Random,
          on_step: Callable[[RaceState, Action, RaceState, tuple[Event, ...]], None] | None = None,
          ) -> Race:
     """Play ``setup`` to the end: ``policy`` chooses, ``rng`` supplies chance outcomes."""
     state, start_events = start_race(setup)
-    actions: list[Action] = []
-    events: list[tuple[Event, ...]] = []
-    while not state.is_over() and len(actions) < MAX_ACTIONS:
-        if state.is_chance():
-            action: Action = random_shuffle(state, rng)
-        else:
-            action = policy(state, legal_actions(state), rng)
-        after, evs = apply(state, action)
-        if on_step is not None:
-            on_step(state, action, after, evs)
-        actions.append(action)
-        events.append(evs)
-        state = after
-    return Race(setup, tuple(actions), tuple(events), start_events, state)
+    actions, events, final = play_out(ENGINE, state, policy, rng, MAX_ACTIONS, on_step)
+    return Race(setup, actions, events, start_events, final)
 
 
 def random_race(track: str, players: int, seed: int, laps: int | None = None,
@@ -153,8 +146,5 @@ def random_race(track: str, players: int, seed: int, laps: int | None = None,
 def replay(setup: RaceSetup, actions: list[Action]) -> Race:
     """Apply a recorded action log (chance outcomes included) from its setup."""
     state, start_events = start_race(setup)
-    events = []
-    for action in actions:
-        state, evs = apply(state, action)
-        events.append(evs)
-    return Race(setup, tuple(actions), tuple(events), start_events, state)
+    events, final = replay_out(apply, state, actions)
+    return Race(setup, tuple(actions), events, start_events, final)

@@ -16,6 +16,14 @@ themselves; they share no code with ``heatcore.rallyman``. Each is tied back to 
   searched exhaustively, must reach the same number. Controls: models that forget exit
   dotted lines, entry dotted lines, the dangerous corners' warning, or diagonal moves
   (removed behaviour) must disagree with the engine on some sampled start.
+* ``min-focus``: from a space and a starting gear, the fewest focus tokens that let a car
+  enter a dangerous corner space at its limit rolling one die at a time, whatever the dice it
+  does not fix show (every die has a warning face; fixing a space fixes all its dice; the
+  k-th die fixed costs k; track warnings cannot be fixed). Z3 finds a plan and dice to fix
+  within that budget (SAT) and proves none within one token less (UNSAT); the engine's
+  planner, focus costs and loss-of-control test, searched exhaustively, must give the same
+  number. Controls: one token per die, focus cancelling track warnings, no dangerous-corner
+  warning, and no fixing of a braking space (removed behaviour) must disagree at some start.
 
 ``python -m proofs.rallyman`` prints the table of results.
 """
@@ -24,7 +32,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -125,9 +133,26 @@ def _move_terms(move: dict[str, Any], dst: dict[str, Any], gear: z3.ArithRef,
     return ok, warnings
 
 
-def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str = "") -> bool:
-    """Whether some plan of ``n`` dice from ``start`` in ``gear0`` keeps the track from
-    causing a loss of control (Z3)."""
+@dataclass
+class PlanModel:
+    """Z3 variables of a plan of ``n`` dice laid from a space (index 0 is the start): the
+    space, gear, whether the die is a coast die, its brake dice and the warnings the track
+    adds on arrival; ``solver`` holds seed 004's rules of laying them."""
+
+    solver: z3.Solver
+    pos: list[z3.ArithRef]
+    gear: list[z3.ArithRef]
+    coast: list[z3.BoolRef]
+    brakes: list[z3.ArithRef]
+    track_w: list[z3.ArithRef]
+
+
+def plan_model(track: str, start: str, gear0: int, n: int, brakes_max: int,
+               mutation: str = "") -> PlanModel:
+    """The dice of a plan on an empty track: each a gear die one step from the last (or paid
+    with brake dice) or a coast die, no gear die twice, at most two coast and ``brakes_max``
+    brake dice, along forward moves of the track data the corner rules allow in its gear
+    (``_move_terms``), never back to a space."""
     raw = raw_track(track)
     near = _near(track, start, n)
     moves = [m for m in raw.moves if m["from"] in near
@@ -137,9 +162,9 @@ def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str =
     gear = [z3.Int(f"g{i}") for i in range(n + 1)]
     coast = [z3.Bool(f"c{i}") for i in range(n + 1)]
     brakes = [z3.Int(f"b{i}") for i in range(n + 1)]
-    warn = [z3.Int(f"w{i}") for i in range(n + 1)]
+    track_w = [z3.Int(f"t{i}") for i in range(n + 1)]
     s = z3.Solver()
-    s.add(pos[0] == index[start], gear[0] == gear0, warn[0] == 0)
+    s.add(pos[0] == index[start], gear[0] == gear0)
     for i in range(1, n + 1):
         s.add(z3.If(coast[i], z3.And(gear[i] == gear[i - 1], gear[i - 1] >= 1, brakes[i] == 0),
                     z3.And(gear[i] >= 1, gear[i] <= 6,
@@ -148,24 +173,35 @@ def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str =
         for m in moves:
             ok, added = _move_terms(m, raw.spaces[m["to"]], gear[i], mutation)
             options.append(z3.And(pos[i - 1] == index[m["from"]], pos[i] == index[m["to"]], ok,
-                                  warn[i] == warn[i - 1] + added))
-        s.add(z3.Or(options), warn[i] < LIMIT)
+                                  track_w[i] == added))
+        s.add(z3.Or(options))
     gear_dice = [z3.If(coast[i], 0, gear[i]) for i in range(1, n + 1)]
     for i in range(1, n + 1):
         for j in range(i + 1, n + 1):
             s.add(z3.Or(coast[i], coast[j], gear_dice[i - 1] != gear_dice[j - 1]))
     s.add(z3.Sum([z3.If(c, 1, 0) for c in coast[1:]]) <= 2)
-    s.add(z3.Sum(brakes[1:]) <= BRAKES)
+    s.add(z3.Sum(brakes[1:]) <= brakes_max)
     s.add(z3.Distinct(pos))  # a plan never comes back to a space (forward moves, one lap)
-    return bool(s.check() == z3.sat)
+    return PlanModel(s, pos, gear, coast, brakes, track_w)
 
 
-def _near(track: str, start: str, n: int) -> set[str]:
-    """Spaces within ``n`` moves of ``start`` (the only ones a plan of n dice can use)."""
+def safe_plan_exists(track: str, start: str, gear0: int, n: int, mutation: str = "") -> bool:
+    """Whether some plan of ``n`` dice from ``start`` in ``gear0`` keeps the track from
+    causing a loss of control (Z3): the track's warnings stay below the limit all the way."""
+    model = plan_model(track, start, gear0, n, BRAKES, mutation)
+    for i in range(1, n + 1):
+        model.solver.add(z3.Sum(model.track_w[1:i + 1]) < LIMIT)
+    return bool(model.solver.check() == z3.sat)
+
+
+def _near(track: str, start: str, n: int, backward: bool = False) -> set[str]:
+    """Spaces within ``n`` moves of ``start`` (the only ones a plan of n dice can use); with
+    ``backward``, the spaces ``start`` is within ``n`` moves of."""
     raw = raw_track(track)
+    src, dst = ("to", "from") if backward else ("from", "to")
     near, frontier = {start}, {start}
     for _ in range(n):
-        frontier = {m["to"] for m in raw.moves if m["from"] in frontier} - near
+        frontier = {m[dst] for m in raw.moves if m[src] in frontier} - near
         near |= frontier
     return near
 
@@ -269,6 +305,154 @@ def track_limits_query(track: str, mutation: str = "") -> z3.CheckSatResult:
     return result
 
 
+# ------------------------------------------------------------------ minimum focus
+
+#: The dashboard of the focus proof: GT6 asphalt in the dry (6 gear, 2 coast, 3 brake dice).
+FOCUS_BRAKES = 3
+FOCUS_WEATHER = "dry"
+
+
+def _lengths(track: str, start: str, target: str, most: int) -> list[int]:
+    """The plan lengths (numbers of dice) that take a car from ``start`` onto ``target``."""
+    raw = raw_track(track)
+    out, frontier = [], {start}
+    for n in range(1, most + 1):
+        frontier = {m["to"] for m in raw.moves if m["from"] in frontier and m["to"] != start}
+        if target in frontier:
+            out.append(n)
+    return out
+
+
+def focus_plan_exists(track: str, start: str, gear0: int, target: str, n: int, budget: int,
+                      mutation: str = "") -> bool:
+    """Whether a plan of ``n`` dice from ``start`` in ``gear0`` enters the dangerous corner
+    space ``target`` (its ``n``-th space) in exactly the corner's limit, rolled one die at a
+    time, with dice fixed by at most ``budget`` focus tokens so that no roll of the other
+    dice can make the car lose control on the way (Z3).
+
+    Seed 004 as the model reads it: every die has a warning face (``components.toml``), so
+    the worst roll shows a warning on every unfixed die; fixing a space fixes all of its dice
+    (brake dice included) and the k-th die fixed in a turn costs k tokens; focus cannot
+    cancel the track's warnings; control is lost when the warnings reach 3."""
+    raw = raw_track(track)
+    limit_gear = raw.spaces[target]["corner"]["limit"]
+    model = plan_model(track, start, gear0, n, FOCUS_BRAKES,
+                       "no-danger-warning" if mutation == "no-danger-warning" else "")
+    s, brakes, track_w = model.solver, model.brakes, model.track_w
+    index = {sid: i for i, sid in enumerate(sorted(raw.spaces))}
+    fixed = [z3.Bool(f"f{i}") for i in range(n + 1)]
+    s.add(model.pos[n] == index[target], model.gear[n] == limit_gear)
+    if mutation == "no-brake-fix":  # removed behaviour: a braking space cannot be fixed
+        s.add([z3.Implies(brakes[i] > 0, z3.Not(fixed[i])) for i in range(1, n + 1)])
+    dice = [1 + brakes[i] for i in range(1, n + 1)]
+    cancels = mutation == "focus-cancels-track"
+    worst = z3.Sum([z3.If(fixed[i], 0, dice[i - 1] + (track_w[i] if cancels else 0))
+                    + (0 if cancels else track_w[i]) for i in range(1, n + 1)])
+    k = z3.Sum([z3.If(fixed[i], dice[i - 1], 0) for i in range(1, n + 1)])
+    cost = k if mutation == "linear-cost" else k * (k + 1) / 2
+    s.add(worst < LIMIT, cost <= budget)
+    return bool(s.check() == z3.sat)
+
+
+def min_focus(track: str, start: str, gear0: int, target: str,
+              mutation: str = "") -> int | None:
+    """The fewest focus tokens that pass ``target`` at its limit (Z3: a plan within that
+    budget exists, none within one token less does); None if no plan reaches it at its
+    limit or no budget suffices."""
+    lengths = _lengths(track, start, target, MAX_DICE)
+    for budget in range(0, MAX_DICE * (MAX_DICE + 1) // 2 + 1):
+        if any(focus_plan_exists(track, start, gear0, target, n, budget, mutation)
+               for n in lengths):
+            return budget
+    return None
+
+
+def engine_min_focus(track: str, start: str, gear0: int, target: str) -> int | None:
+    """The same number from the engine's own functions, searched exhaustively on an empty
+    track: its planner (``planning.next_steps``) lays every plan onto ``target``, the dice's
+    warning faces (``components.warning_faces``) give the worst roll, ``engine.focus_cost``
+    prices each fixed space in turn and ``control.first_loss`` judges the roll."""
+    from heatcore.rallyman.components import full_bag, warning_faces
+    from heatcore.rallyman.control import first_loss
+    from heatcore.rallyman.engine import focus_cost
+    from heatcore.rallyman.options import Options
+    from heatcore.rallyman.planning import car_dashboard, next_steps
+    from heatcore.rallyman.state import PLAN, Car, RaceState, Turn
+    from heatcore.rallyman.track import load_track
+    from heatcore.values import replace
+
+    tr = load_track(track)
+    limit_gear = raw_track(track).spaces[target]["corner"]["limit"]
+    lengths = _lengths(track, start, target, MAX_DICE)
+    most = max(lengths, default=0)
+    reach = {n: _near(track, target, n, backward=True) for n in range(most + 1)}
+    me = Car(space=start, laps=0, gear=gear0, colour="white")
+    far = Car(space=start, laps=0, gear=0, colour="white", where="finished")
+    state = RaceState(track=tr, laps=2, options=Options(), weather=FOCUS_WEATHER, round=1,
+                      order=(0,), cursor=0, cars=(me, far), bag=full_bag())
+    turn = Turn(0, PLAN, start, gear0)
+    limit = car_dashboard(state, 0).limit
+    best: int | None = None
+
+    def cheapest(plan: tuple[Any, ...]) -> int | None:
+        """Fewest tokens for ``plan`` over every set of spaces to fix, or None."""
+        out = None
+        for mask in range(2 ** len(plan)):
+            results, cost, t = [], 0, replace(turn, plan=plan, mode="one")
+            for i, step in enumerate(plan):
+                if mask >> i & 1:
+                    cost += focus_cost(t, len(step.dice))
+                    t = replace(t, fixed=t.fixed + len(step.dice))
+                    results.append((False,) * len(step.dice))
+                else:
+                    results.append(tuple(warning_faces(d, state.options) > 0
+                                         for d in step.dice))
+            if first_loss(limit, plan, tuple(results)) is None:
+                out = cost if out is None else min(out, cost)
+        return out
+
+    def walk(plan: tuple[Any, ...]) -> None:
+        nonlocal best
+        left = most - len(plan)
+        for step in next_steps(state, replace(turn, plan=plan)):
+            if step.to == target:
+                if step.gear == limit_gear:
+                    got = cheapest((*plan, step))
+                    if got is not None and (best is None or got < best):
+                        best = got
+            elif left > 1 and step.to in reach[left - 1] and not step.overspeed:
+                walk((*plan, step))
+
+    walk(())
+    return best
+
+
+def focus_starts(track: str) -> list[tuple[str, int, str]]:
+    """(start, gear, dangerous corner space) worth checking: for each dangerous corner space,
+    one space 1 to 4 moves before it, in gears 2, 4 and 6."""
+    raw = raw_track(track)
+    out: list[tuple[str, int, str]] = []
+    for sid, space in sorted(raw.spaces.items()):
+        if (space.get("corner") or {}).get("kind") != "dangerous":
+            continue
+        frontier = {sid}
+        for _ in range(4):
+            frontier = {m["from"] for m in raw.moves if m["to"] in frontier}
+            for g in (2, 4, 6):
+                out.append((min(frontier), g, sid))
+    return out
+
+
+#: Mutations of the focus model: cost one token per die, focus cancelling track warnings,
+#: no dangerous-corner warning, and (removed behaviour) no fixing a braking space.
+FOCUS_CONTROLS = ("linear-cost", "focus-cancels-track", "no-danger-warning", "no-brake-fix")
+#: Starts of the default test run, before proving-ground's dangerous corner (limit 4): one
+#: space away braking from 6 (a brake die fixed with its gear die: 3), three spaces away
+#: (two dice fixed: 3), two spaces away (one die: 1), five spaces away (three dice: 6).
+FOCUS_QUICK = (("T5.L1.1", 6, "T5.L1.2"), ("T4.L12.2", 4, "T5.L1.2"),
+               ("T4.L1.3", 4, "T5.L1.2"), ("T4.L1.1", 6, "T5.L1.2"))
+
+
 @dataclass(frozen=True)
 class Result:
     """One line of the table: a proof (or control) on a track and whether it came out right."""
@@ -299,19 +483,33 @@ def run_track_limits(track: str) -> list[Result]:
     return out
 
 
+def _agree(proof: str, track: str, starts: list[Any], engine: Callable[..., Any],
+           model: Callable[..., Any], controls: tuple[str, ...]) -> list[Result]:
+    """The model's number equals the engine's at every start (the proof); each control
+    (``model(..., mutation=bug)``) differs from the engine at some start."""
+    ours = {st: engine(track, *st) for st in starts}
+    theirs = {st: model(track, *st) for st in starts}
+    wrong = [st for st in starts if ours[st] != theirs[st]]
+    values = sorted({v for v in theirs.values() if v is not None})
+    out = [Result(proof, track, "", not wrong,
+                  f"{len(starts)} starts: {values}; disagree at {wrong[:3]}")]
+    for bug in controls:
+        caught = next((st for st in starts if model(track, *st, mutation=bug) != ours[st]),
+                      None)
+        out.append(Result(proof, track, bug, caught is not None, f"caught at {caught}"))
+    return out
+
+
 def run_safe_distance(track: str, starts: Iterable[tuple[str, int]]) -> list[Result]:
     """Z3's safe distance equals the engine's at every start; each control differs at one."""
-    starts = list(starts)
-    engine = {st: engine_safe_distance(track, *st) for st in starts}
-    model = {st: safe_distance(track, *st) for st in starts}
-    wrong = [st for st in starts if engine[st] != model[st]]
-    out = [Result("safe-distance", track, "", not wrong,
-                  f"{len(starts)} starts: {sorted(set(model.values()))}; disagree at {wrong[:3]}")]
-    for bug in DISTANCE_CONTROLS:
-        caught = next((st for st in starts if safe_distance(track, *st, mutation=bug)
-                       != engine[st]), None)
-        out.append(Result("safe-distance", track, bug, caught is not None, f"caught at {caught}"))
-    return out
+    return _agree("safe-distance", track, list(starts), engine_safe_distance, safe_distance,
+                  DISTANCE_CONTROLS)
+
+
+def run_min_focus(track: str, starts: Iterable[tuple[str, int, str]]) -> list[Result]:
+    """Z3's minimum focus equals the engine's at every start; each control differs at one."""
+    return _agree("min-focus", track, list(starts), engine_min_focus, min_focus,
+                  FOCUS_CONTROLS)
 
 
 @dataclass(frozen=True)
@@ -340,6 +538,14 @@ CATALOGUE = (
           "car can lay flat out without the track making it lose control is found (a plan of "
           "that length exists, none longer does) and equals the engine planner's.",
           ("rgt.roll.flat-out", "rgt.move.forward"), DISTANCE_CONTROLS),
+    Claim("rgt-min-focus", "From a space and a starting gear, the fewest focus tokens that "
+          "let a car enter a dangerous corner space at its limit, rolling one die at a time, "
+          "whatever the dice it does not fix show, is found (a plan and a choice of dice to "
+          "fix within that budget exist, none within one token less does) and equals the "
+          "engine's (its planner, focus costs and loss-of-control test, searched "
+          "exhaustively).",
+          ("rgt.focus.cost", "rgt.focus.not-track", "rgt.focus.brake-group",
+           "rgt.corner.dangerous"), FOCUS_CONTROLS),
 )
 
 
@@ -351,9 +557,11 @@ def main(argv: list[str] | None = None) -> int:
         rows += run_track_limits(track)
         print(f"safe-distance on {track} ...", file=sys.stderr)
         rows += run_safe_distance(track, sample_starts(track))
+        print(f"min-focus on {track} ...", file=sys.stderr)
+        rows += run_min_focus(track, focus_starts(track))
     for r in rows:
         status = "ok" if r.ok else "FAILED"
-        print(f"{r.proof:14} {r.track:15} {r.control or 'proof':18} {status:7} {r.detail}")
+        print(f"{r.proof:14} {r.track:15} {r.control or 'proof':20} {status:7} {r.detail}")
     return 0 if all(r.ok for r in rows) else 1
 
 

@@ -27,10 +27,13 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
                     "legal_actions", "apply", "json_encode", "json_decode",
                     "fast_legal_actions", "fast_apply", "fast_from_state", "fast_to_state",
                     "Memory per state", "fast engine race object", "Growth",
-                    "Process pool", "Proofs (Z3)", "turn-order"):
+                    "Process pool", "Rallyman GT", "Proofs (Z3)", "turn-order"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
+    assert {(r["track"], r["players"]) for r in results["rallyman"]} == {
+        (t, n) for t in ("albert-park", "proving-ground") for n in (2, 4, 6)}
+    assert all(r["us_per_action"] > 0 for r in results["rallyman"])
     for engine in ("reference", "fast"):
         rows = [row for row in results["throughput"] if row["engine"] == engine]
         cells = {(row["track"], row["players"]) for row in rows}

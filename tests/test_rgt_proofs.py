@@ -32,3 +32,13 @@ def test_largest_safe_flat_out_distance_matches_the_engine() -> None:
     assert rows[0].ok, rows[0]
     assert "[1, 6, 7]" in rows[0].detail  # a forced loss of control, and two longer plans
     assert all(r.ok for r in rows[1:]), rows[1:]
+
+
+@pytest.mark.rules("rgt.focus.cost", "rgt.focus.not-track", "rgt.focus.brake-group",
+                   "rgt.corner.dangerous")
+def test_minimum_focus_to_pass_a_dangerous_corner_matches_the_engine() -> None:
+    rows = rp.run_min_focus("proving-ground", rp.FOCUS_QUICK)
+    assert rows[0].control == "" and rows[0].ok, rows[0]
+    assert "[1, 3, 6]" in rows[0].detail  # one, two and three dice to fix
+    missed = [r.control for r in rows[1:] if not r.ok]
+    assert not missed and len(rows) == 1 + len(rp.FOCUS_CONTROLS), missed

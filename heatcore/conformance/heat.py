@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 
-from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected, Step
+from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
 from heatcore.conformance.heat_attribution import attribute
-from heatcore.driver import Policy, greedy_policy, random_policy, random_shuffle
+from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
+from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import RulesError
 from heatcore.notation import (
-    event_to_dict,
     parse_action,
     rulings_from,
     setup_from_dict,
@@ -22,7 +22,6 @@ from heatcore.notation import (
     state_from_dict,
     state_to_dict,
 )
-from heatcore.registry import ruleset
 from heatcore.rulings import DEFAULT_RULINGS, Rulings, switches
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
@@ -31,28 +30,18 @@ from heatcore.validity import validate
 from heatcore.values import replace
 
 
-def _rejected(error: RulesError) -> Rejected:
-    return Rejected(error.kind, error.rule, str(error))
-
-
-class HeatBinding:
+class HeatBinding(ReferenceBinding):
     """heatcore behind plain JSON states, action strings and event objects."""
 
     name = "heatcore"
     ruleset = "heat"
+    engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
+                             parse_action, track_ids)
 
     def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
-        from heatcore import __version__
-
-        self.version = str(__version__)
+        super().__init__()
         #: The rulings of the random races, and of loaded states that name none.
         self.race_rulings = rulings
-        # The last state this binding produced or loaded, and its value: a session applies
-        # actions to the state it was just given, so this skips re-reading and re-validating.
-        self._memo: tuple[JSON, RaceState] | None = None
-
-    def rulings(self) -> list[str]:
-        return [e.id for e in ruleset() if e.kind == "ruling"]
 
     def chosen_rulings(self) -> JSON:
         """The alternatives the random races play that differ from the defaults (None if
@@ -67,9 +56,6 @@ class HeatBinding:
         except RulesError as error:
             raise Rejected("unsupported", error.rule, str(error)) from None
 
-    def tracks(self) -> list[str]:
-        return list(track_ids())
-
     def normal_state(self, state: JSON) -> JSON:
         """``state`` with its ``rulings`` object cut to the rulings it plays otherwise than
         by default, and left out when there are none: a state that leaves out a ruling
@@ -83,55 +69,28 @@ class HeatBinding:
             out["rulings"] = kept
         return out
 
-    def rule_ids(self) -> list[str]:
-        return list(ruleset().rule_ids)
-
     def modules(self) -> list[str]:
         from heatcore.weather import MODULES
 
         return list(MODULES)
 
-    def describe(self, rule: str) -> str:
-        rules = ruleset()
-        return rules[rule].title if rule in rules else ""
-
     def parse(self, state: JSON) -> RaceState:
-        """A validated state value, or Rejected."""
+        """A validated state value (playing this session's rulings if it names none), or
+        Rejected."""
         if self._memo is not None and self._memo[0] is state:
-            return self._memo[1]
-        try:
-            value = validate(state_from_dict(state))
-        except RulesError as error:
-            raise _rejected(error) from None
+            value: RaceState = self._memo[1]
+            return value
+        value = super().parse(state)
         if isinstance(state, dict) and "rulings" not in state:
             value = replace(value, rulings=self.race_rulings)
         return value
-
-    def _remember(self, value: RaceState) -> JSON:
-        data = state_to_dict(value)
-        self._memo = (data, value)
-        return data
 
     def setup(self, setup: JSON) -> JSON:
         try:
             state, _ = start_race(setup_from_dict(setup))
         except RulesError as error:
-            raise _rejected(error) from None
+            raise rejected(error) from None
         return self._remember(state)
-
-    def load(self, state: JSON) -> JSON:
-        return self._remember(self.parse(state))
-
-    def legal(self, state: JSON) -> list[str]:
-        return [str(a) for a in legal_actions(self.parse(state))]
-
-    def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
-        value = self.parse(state)
-        try:
-            after, events = apply(value, parse_action(action))
-        except RulesError as error:
-            raise _rejected(error) from None
-        return self._remember(after), [event_to_dict(e) for e in events]
 
     def random_race(self, seed: int) -> RandomRace:
         """Race ``seed``: track, car count and policy drawn from the seed, one lap."""
@@ -155,16 +114,6 @@ def record_race(seed: int, setup: RaceSetup, policy: Policy, name: str,
     """Play ``setup`` with ``policy`` (chance outcomes from ``rng``), recording every step
     as plain JSON; ``name`` labels the policy."""
     state, _ = start_race(setup)
-    start = state_to_dict(state)
-    steps: list[Step] = []
-    before = start
-    while not state.is_over() and len(steps) < max_steps:
-        legal = legal_actions(state)
-        action = random_shuffle(state, rng) if state.is_chance() else policy(state, legal, rng)
-        state, events = apply(state, action)
-        after = state_to_dict(state)
-        steps.append(Step(before, str(action), after, [event_to_dict(e) for e in events],
-                          [str(a) for a in legal]))
-        before = after
+    start, steps = record(ENGINE, state, policy, rng, max_steps, state_to_dict)
     label = f"{setup.track}, {setup.players} cars, {setup.laps} lap(s), {name}"
     return RandomRace(seed, label, start, steps, setup_to_dict(setup))

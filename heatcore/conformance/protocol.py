@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable
 from typing import IO, Any
 
 from heatcore.conformance import PROTOCOL
@@ -306,8 +307,10 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return _error(rejected.kind, rejected.message, rejected.rule)
 
 
-def serve(binding: Binding, stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer requests line by line until ``stop`` or end of input."""
+def serve(binding: Binding, stdin: IO[str], stdout: IO[str],
+          choose: Callable[[str], Binding | None] | None = None) -> int:
+    """Answer requests line by line until ``stop`` or end of input; ``choose`` (if given)
+    picks the binding of the ruleset a ``start`` request names (None: keep ``binding``)."""
     session: dict[str, Any] = {}
     for line in stdin:
         if not line.strip():
@@ -317,6 +320,9 @@ def serve(binding: Binding, stdin: IO[str], stdout: IO[str]) -> int:
         except json.JSONDecodeError as error:
             reply = _error("malformed", f"not JSON: {error}")
         else:
+            if choose is not None and isinstance(request, dict) and \
+                    request.get("op") == "start" and isinstance(request.get("ruleset"), str):
+                binding = choose(request["ruleset"]) or binding
             reply = handle(binding, session, request)
         stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         stdout.flush()

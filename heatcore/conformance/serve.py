@@ -10,14 +10,21 @@ from heatcore.conformance.bindings import BINDINGS, load_binding
 from heatcore.conformance.protocol import serve
 
 
+def _known(ruleset: str) -> Binding | None:
+    """The binding of a ruleset heatcore plays (None for another name)."""
+    return load_binding(ruleset) if ruleset in BINDINGS else None
+
+
 def run(binding: Binding | None = None) -> int:
-    """Serve ``binding`` (heatcore by default) until stop or end of input."""
+    """Serve ``binding`` until stop or end of input; without one, serve the ruleset the
+    ``start`` request names (Heat until then)."""
+    choose = _known if binding is None else None
     if binding is None:
         from heatcore.conformance.heat import HeatBinding
 
         binding = HeatBinding()
     try:
-        return serve(binding, sys.stdin, sys.stdout)
+        return serve(binding, sys.stdin, sys.stdout, choose)
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 
@@ -27,7 +34,8 @@ def main(argv: list[str]) -> int:
     parser = Parser("heatcore serve",
                                      description="Speak the conformance protocol (conform/1) "
                                                  "on stdin/stdout.")
-    parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
-                        help="the ruleset to serve (heat)")
+    parser.add_argument("--ruleset", default=None, choices=sorted(BINDINGS),
+                        help="serve only this ruleset (default: the one the start request "
+                             "names, of " + ", ".join(sorted(BINDINGS)) + ")")
     args = parser.parse_args(argv)
-    return run(load_binding(args.ruleset))
+    return run(load_binding(args.ruleset) if args.ruleset else None)

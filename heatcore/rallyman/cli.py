@@ -14,22 +14,26 @@ from heatcore.rallyman.racelog import race_to_json
 from heatcore.rallyman.report import play_by_play
 from heatcore.rallyman.setup import MAX_PLAYERS, MIN_PLAYERS, random_setup
 from heatcore.rallyman.track import track_ids
+from heatcore.terminal import progress
 
 DEFAULT_TRACK = "albert-park"
 
 
 def _batch(args: argparse.Namespace, track: str) -> int:
-    """``--count N``: N races (seeds seed..seed+N-1) one after another, and a summary."""
+    """``--count N``: N races (seeds seed..seed+N-1), on ``--workers`` processes, and a
+    summary."""
     if args.json:
         print("heatcore: --json writes one race; it cannot be used with --count",
               file=sys.stderr)
         return 2
     policy = "random" if args.policy == "random" else "sensible"
-    cell = measure(track, args.players, range(args.seed, args.seed + args.count),
-                   args.laps, policy)
+    with progress(args.count, "races") as advance:
+        cell = measure(track, args.players, range(args.seed, args.seed + args.count),
+                       args.laps, policy, args.workers, advance)
     print("game: rallyman-gt")
     print(f"races: {cell.races}")
     print(f"actions: {cell.actions}")
+    print(f"workers: {cell.workers}")
     print(f"time: {cell.seconds:.3f} s")
     print(f"races/s: {cell.races_per_second:.1f}")
     print(f"actions/s: {cell.actions_per_second:.0f}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from heatcore.events import Event
+from heatcore.playing import Engine, play_out, replay_out
 from heatcore.rallyman.actions import Action, Go, Keep, Lay, Pit, Roll, Stop
 from heatcore.rallyman.engine import apply, chance_outcomes, legal_actions
 from heatcore.rallyman.planning import car_dashboard
@@ -85,25 +86,17 @@ class Race:
     final: RaceState
 
 
+#: Rallyman GT's engine as the shared play loop (:mod:`heatcore.playing`) sees it.
+ENGINE: Engine[RaceState, Action] = Engine(legal_actions, apply, sample_chance)
+
+
 def play(setup: RaceSetup, policy: Policy, rng: random.Random,
          on_step: Callable[[RaceState, Action, RaceState, tuple[Event, ...]], None] | None = None,
          ) -> Race:
     """Play ``setup`` to the end: ``policy`` chooses, ``rng`` supplies chance outcomes."""
     state, start_events = start_race(setup)
-    actions: list[Action] = []
-    events: list[tuple[Event, ...]] = []
-    while not state.is_over() and len(actions) < MAX_ACTIONS:
-        if state.is_chance():
-            action = sample_chance(state, rng)
-        else:
-            action = policy(state, legal_actions(state), rng)
-        after, evs = apply(state, action)
-        if on_step is not None:
-            on_step(state, action, after, evs)
-        actions.append(action)
-        events.append(evs)
-        state = after
-    return Race(setup, tuple(actions), tuple(events), start_events, state)
+    actions, events, final = play_out(ENGINE, state, policy, rng, MAX_ACTIONS, on_step)
+    return Race(setup, actions, events, start_events, final)
 
 
 POLICIES: dict[str, Policy] = {"random": random_policy, "sensible": sensible_policy}
@@ -119,8 +112,5 @@ def random_race(track: str, players: int, seed: int, laps: int | None = None,
 def replay(setup: RaceSetup, actions: list[Action]) -> Race:
     """Apply a recorded action log from its setup."""
     state, start_events = start_race(setup)
-    events = []
-    for action in actions:
-        state, evs = apply(state, action)
-        events.append(evs)
-    return Race(setup, tuple(actions), tuple(events), start_events, state)
+    events, final = replay_out(apply, state, actions)
+    return Race(setup, tuple(actions), events, start_events, final)

@@ -1,0 +1,114 @@
+"""What every reference binding shares: heatcore's own engine of a ruleset behind plain JSON.
+
+A ruleset's binding (``heatcore.conformance.heat``, ``heatcore.rallyman.binding``) subclasses
+:class:`ReferenceBinding` and names its engine's functions (:class:`EngineFunctions`); the
+protocol-facing methods, the rule lists, the typed refusals, the memo of the last state and
+the recording of seeded races are written once here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from heatcore.conformance.binding import JSON, Rejected, Step
+from heatcore.errors import RulesError
+from heatcore.events import Event
+from heatcore.notation import event_to_dict
+from heatcore.playing import Engine, steps
+from heatcore.registry import ruleset
+
+
+def rejected(error: RulesError) -> Rejected:
+    """The protocol's refusal of an engine error (kind, rule, message)."""
+    return Rejected(error.kind, error.rule, str(error))
+
+
+@dataclass(frozen=True)
+class EngineFunctions:
+    """A ruleset's engine as its reference binding calls it."""
+
+    state_from_dict: Callable[[JSON], Any]
+    validate: Callable[[Any], Any]  # the state, or RulesError naming the broken rule
+    state_to_dict: Callable[[Any], JSON]
+    legal_actions: Callable[[Any], Iterable[object]]
+    apply: Callable[[Any, Any], tuple[Any, Iterable[Event]]]
+    parse_action: Callable[[str], Any]
+    track_ids: Callable[[], Iterable[str]]
+
+
+class ReferenceBinding:
+    """heatcore's engine of ``ruleset`` (its :class:`EngineFunctions`, ``engine``) behind
+    plain JSON states, action strings and events."""
+
+    name: str
+    ruleset: str
+    engine: EngineFunctions
+
+    def __init__(self) -> None:
+        from heatcore import __version__
+
+        self.version = str(__version__)
+        # The last state this binding produced or loaded, and its value: a session applies
+        # actions to the state it was just given, so this skips re-reading and re-validating.
+        self._memo: tuple[JSON, Any] | None = None
+
+    def tracks(self) -> list[str]:
+        """The boards the reference plays."""
+        return list(self.engine.track_ids())
+
+    def rulings(self) -> list[str]:
+        return [e.id for e in ruleset(self.ruleset) if e.kind == "ruling"]
+
+    def rule_ids(self) -> list[str]:
+        return list(ruleset(self.ruleset).rule_ids)
+
+    def describe(self, rule: str) -> str:
+        """A rule's one-line title ('' for an unknown ID)."""
+        rules = ruleset(self.ruleset)
+        return rules[rule].title if rule in rules else ""
+
+    def parse(self, state: JSON) -> Any:
+        """A validated state value, or Rejected."""
+        if self._memo is not None and self._memo[0] is state:
+            return self._memo[1]
+        try:
+            return self.engine.validate(self.engine.state_from_dict(state))
+        except RulesError as error:
+            raise rejected(error) from None
+
+    def _remember(self, value: Any) -> JSON:
+        data = self.engine.state_to_dict(value)
+        self._memo = (data, value)
+        return data
+
+    def load(self, state: JSON) -> JSON:
+        return self._remember(self.parse(state))
+
+    def legal(self, state: JSON) -> list[str]:
+        return [str(a) for a in self.engine.legal_actions(self.parse(state))]
+
+    def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
+        value = self.parse(state)
+        try:
+            after, events = self.engine.apply(value, self.engine.parse_action(action))
+        except RulesError as error:
+            raise rejected(error) from None
+        return self._remember(after), [event_to_dict(e) for e in events]
+
+
+def record(engine: Engine[Any, Any], state: Any, policy: Callable[..., Any],
+           rng: random.Random, max_steps: int, to_dict: Callable[[Any], JSON],
+           ) -> tuple[JSON, list[Step]]:
+    """A race played by the shared loop from ``state``, recorded as plain JSON: the start
+    state and every step (before, action, after, events, the legal actions before it)."""
+    start = before = to_dict(state)
+    out: list[Step] = []
+    for step in steps(engine, state, policy, rng, max_steps):
+        after = to_dict(step.after)
+        out.append(Step(before, str(step.action), after, [event_to_dict(e) for e in step.events],
+                        [str(a) for a in step.legal]))
+        before = after
+    return start, out
