@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected, Step
+from heatcore.conformance.capabilities import DEFAULT
 from heatcore.conformance.heat_attribution import attribute
 from heatcore.driver import Policy, greedy_policy, random_policy, random_shuffle
 from heatcore.engine import apply, legal_actions
@@ -23,7 +24,7 @@ from heatcore.notation import (
     state_to_dict,
 )
 from heatcore.registry import ruleset
-from heatcore.rulings import DEFAULT_RULINGS, Rulings, switches
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
@@ -51,8 +52,24 @@ class HeatBinding:
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, RaceState] | None = None
 
-    def rulings(self) -> list[str]:
-        return [e.id for e in ruleset() if e.kind == "ruling"]
+    def rulings(self) -> list[str] | dict[str, str]:
+        """The rulings heatcore follows, for the ``start`` reply: their IDs when it plays
+        every default, else each ruling -> ``"default"`` or the alternative it plays."""
+        ids = [e.id for e in ruleset() if e.kind == "ruling"]
+        if not self.race_rulings.changed:
+            return ids
+        chosen = dict(self.race_rulings.changed)
+        return {r: chosen.get(r, DEFAULT) for r in ids}
+
+    def under_rulings(self, declared: dict[str, str]) -> HeatBinding:
+        """This binding with its random races played under ``declared`` (ruling ID ->
+        ``"default"``, the default's own name or an alternative: an engine's declaration).
+        Rejected naming the ruling when heatcore cannot play one of them."""
+        chosen = {r: o for r, o in declared.items() if o != DEFAULT}
+        try:
+            return HeatBinding(make_rulings(chosen))
+        except RulesError as error:
+            raise Rejected("unsupported", error.rule, str(error)) from None
 
     def chosen_rulings(self) -> JSON:
         """The alternatives the random races play that differ from the defaults (None if
