@@ -59,6 +59,7 @@ def test_an_engine_playing_an_alternative_passes_only_when_it_declares_it(
     silent = conform(tmp_path, module(mutant))
     assert silent["exit"] == 1 and silent["races"]["fail"] >= 1
     assert silent["race_rulings"] == {}
+    assert silent["causes"][0]["rule"] == FINISHED_DISCARD_DRAW, silent["causes"][0]
 
 
 @pytest.mark.rules("ruling.finished-car-discard-draw")
@@ -67,6 +68,7 @@ def test_an_engine_declaring_an_alternative_it_does_not_play_fails(tmp_path: Pat
                                      "--ruling", SKIP))
     assert wrong["exit"] == 1 and wrong["races"]["fail"] >= 1
     assert wrong["race_rulings"] == {FINISHED_DISCARD_DRAW: "skip"}
+    assert wrong["causes"][0]["rule"] == FINISHED_DISCARD_DRAW, wrong["causes"][0]
 
 
 @pytest.mark.rules("ruling.no-round-limit", "ruling.zero-move")

@@ -163,8 +163,15 @@ class HeatBinding:
 
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
-        """The rule IDs behind a difference, most likely first, and what differs."""
-        return attribute(check, state, action, expected, actual, rule_ids)
+        """The rule IDs behind a difference, most likely first, and what differs (states
+        compared in their normal form)."""
+        return attribute(check, state, action, self._normal_view(expected),
+                         self._normal_view(actual), rule_ids)
+
+    def _normal_view(self, view: JSON) -> JSON:
+        if isinstance(view, dict) and isinstance(view.get("state"), dict):
+            return {**view, "state": self.normal_state(view["state"])}
+        return view
 
 
 def record_race(seed: int, setup: RaceSetup, policy: Policy, name: str,
