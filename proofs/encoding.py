@@ -20,6 +20,7 @@ from heatcore.rulings import (
     FINISHED_DISCARD_DRAW,
     SETBACK_CORNER,
     SPIN_DISCARD,
+    STRESS_SUPPLY,
     Rulings,
 )
 from proofs.enc_cards import (
@@ -126,10 +127,14 @@ class Turn:
 
 
 def fresh_zones(enc: Enc, name: str) -> Zones:
-    """Symbolic zones for a player."""
+    """Symbolic zones for a player. The shared Stress supply is never negative, except
+    under ruling.stress-supply's alternative "unlimited" (spins then take their full count
+    and the supply may go below zero)."""
+    unlimited = enc.rulings.chose(STRESS_SUPPLY, "unlimited")
     return Zones(hand=enc.zone(f"{name}.hand"), deck=enc.zone(f"{name}.deck"),
                  discard=enc.zone(f"{name}.discard"), play=enc.zone(f"{name}.play"),
-                 engine=enc.new_int(f"{name}.engine", lo=0), supply=enc.new_int("supply", lo=0))
+                 engine=enc.new_int(f"{name}.engine", lo=0),
+                 supply=enc.new_int("supply", lo=None if unlimited else 0))
 
 
 def fresh_others(enc: Enc, facts: TrackFacts, count: int = MAX_CARS - 1) -> list[Other]:
@@ -155,11 +160,14 @@ def distinct_spots(spots: list[tuple[z3.BoolRef, Spot]]) -> z3.BoolRef:
 
 
 def race_invariants(facts: TrackFacts, car: CarState, others: list[Other],
-                    other_stress: z3.ArithRef, finished: z3.BoolRef | bool = False
-                    ) -> dict[str, z3.BoolRef]:
-    """The race-level invariants of one player's state between turns, by name."""
+                    other_stress: z3.ArithRef, finished: z3.BoolRef | bool = False,
+                    rulings: Rulings = DEFAULT_RULINGS) -> dict[str, z3.BoolRef]:
+    """The race-level invariants of one player's state between turns, by name, under the
+    race's ``rulings``."""
     z = car.zones
-    nonneg = [z.engine >= 0, z.supply >= 0, other_stress >= 0]
+    nonneg = [z.engine >= 0, other_stress >= 0]
+    if not rulings.chose(STRESS_SUPPLY, "unlimited"):  # ruling.stress-supply
+        nonneg.append(z.supply >= 0)
     nonneg += [zone[k] >= 0 for zone in (z.hand, z.deck, z.discard, z.play) for k in KINDS]
     return {
         "nonnegative": z3.And(nonneg),
@@ -227,8 +235,14 @@ def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
     second = place(enc, first.result, z3.If(adr_first, boost_flip.value, adr_n), others, board,
                    z3.If(adr_first, boost, adr_move))
     if enc.rulings.chose(BLOCKED_EXTRA_MOVE, "must-gain"):  # ruling.blocked-extra-move
+        # The +1 must leave the car's spot from where the car stands when it is taken:
+        # before any boost move (or with no boost), from where the reveal put it, which the
+        # react choice alone decides; after a boost, from where the boost's flip put it.
+        # Two constraints, so that the first reads nothing fixed after the react choice.
+        alone = place(enc, here, z3.IntVal(1), others, board)
         enc.rule("ruling.blocked-extra-move",
-                 z3.Implies(adr_move, z3.If(adr_first, gains(first), gains(second))))
+                 z3.Implies(z3.And(adr_move, z3.Or(adr_first, z3.Not(boost))), gains(alone)),
+                 z3.Implies(z3.And(adr_move, boost, z3.Not(adr_first)), gains(second)))
     return React(z, adr_move, adr_cool, adr_first, cool_gear, boost, boost_cost, boost_flip,
                  first, second)
 
@@ -354,13 +368,14 @@ def cached_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset()) -> Turn:
 
 def pre_invariants(turn: Turn) -> dict[str, z3.BoolRef]:
     """The race invariants on the turn's pre-state."""
-    return race_invariants(turn.facts, turn.pre, turn.others, turn.other_stress)
+    return race_invariants(turn.facts, turn.pre, turn.others, turn.other_stress,
+                           rulings=turn.enc.rulings)
 
 
 def post_invariants(turn: Turn) -> dict[str, z3.BoolRef]:
     """The race invariants on the turn's post-state (a finished car needs no hand)."""
     return race_invariants(turn.facts, turn.post, turn.others, turn.other_stress,
-                           finished=turn.finished)
+                           finished=turn.finished, rulings=turn.enc.rulings)
 
 
 @dataclass

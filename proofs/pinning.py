@@ -25,12 +25,16 @@ from heatcore.actions import (
     Plan,
     Slipstream,
 )
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from proofs.encoding import Turn, encode_turn
 from proofs.stages import DECISIONS, staged, symbol_name
 from proofs.symbols import BOX_STRESS, HEAT, KINDS, MAX_CARS, STRESS
 from proofs.track_graph import TrackFacts, track_facts
 from proofs.turns import TurnRecord
 from proofs.z3eval import Compiled, Dag, Value
+
+#: The model's step for a react choice made once the boost's flip is known.
+REACT_AFTER_BOOST = "react-after-boost"
 
 
 @dataclass
@@ -104,10 +108,12 @@ def model_outputs(t: Turn) -> dict[str, z3.ExprRef]:
 
 
 @cache
-def model(track: str, laps: int, bugs: frozenset[str] = frozenset()) -> Model:
-    """The compiled model of a turn on ``track`` with ``laps`` laps and ``bugs`` on."""
+def model(track: str, laps: int, bugs: frozenset[str] = frozenset(),
+          rulings: Rulings = DEFAULT_RULINGS) -> Model:
+    """The compiled model of a turn on ``track`` with ``laps`` laps and ``bugs`` on, under
+    the race's ``rulings``."""
     facts = track_facts(f"{track}@{laps}")
-    t = encode_turn(facts, bugs, prefix=f"refine.{track}.{laps}")
+    t = encode_turn(facts, bugs, prefix=f"refine.{track}.{laps}", rulings=rulings)
     outputs = model_outputs(t)
     cons = t.enc.constraints
     terms = [e for _, e in cons] + list(outputs.values())
@@ -118,6 +124,11 @@ def model(track: str, laps: int, bugs: frozenset[str] = frozenset()) -> Model:
     for g in DECISIONS:
         rules = tuple(r for r, _ in groups.constraints[g])
         steps[g] = Step(dag.compile([e for _, e in groups.constraints[g]]), rules)
+    # a react choice made after a boost: its flip is known by then, so the constraints
+    # that read the boost's flip (an adrenaline +1 taken after it) bear on the choice too
+    after = groups.constraints["react"] + groups.constraints["boost"]
+    steps[REACT_AFTER_BOOST] = Step(dag.compile([e for _, e in after]),
+                                    tuple(r for r, _ in after))
     known = frozenset().union(*groups.names.values())
     return Model(t, facts, full, tuple(r for r, _ in cons),
                  {n: i + len(cons) for i, n in enumerate(outputs)}, steps, known,

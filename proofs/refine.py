@@ -48,8 +48,10 @@ from heatcore.actions import (
 from heatcore.cards import canonical
 from heatcore.engine import check_action
 from heatcore.errors import RulesError
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.state import RaceState
 from proofs.pinning import (
+    REACT_AFTER_BOOST,
     Chance,
     Flip,
     Model,
@@ -241,10 +243,11 @@ def check_choices(m: Model, rec: TurnRecord, env: dict[str, Value]) -> list[Disa
         candidates += [cls(c) for cls in (AdrenalineCooldown, AdrenalineMove, Boost)
                        if cls not in kinds]
         ok = {}
+        step = m.steps[REACT_AFTER_BOOST if Boost in kinds else "react"]
         for action in candidates:
             tup = react_tuple(history + ([] if isinstance(action, EndReact) else [action]))
             work.update({n[key]: v for key, v in tup.items()})
-            ok[action] = _allowed(m.steps["react"], work)
+            ok[action] = _allowed(step, work)
         out += _compare(rec, "react", set(legal), ok, state)
         history.append(chosen)
     work = dict(env)
@@ -292,7 +295,7 @@ def _no_discard_in_model(m: Model, rec: TurnRecord, env: dict[str, Value]) -> li
 
 def check_turn(rec: TurnRecord, bugs: frozenset[str] = frozenset()) -> list[Disagreement]:
     """Every disagreement between the model and the engine on one recorded turn."""
-    m = model(rec.track, rec.laps, bugs)
+    m = model(rec.track, rec.laps, bugs, rec.rulings)
     chance = read_chance(rec)
     env = pins(m, rec, chance)
     missing = sorted(m.full.needs - env.keys())
@@ -328,12 +331,14 @@ class Report:
 
 
 def refine(turns: int, seeds: Iterable[int] = itertools.count(),
-           bugs: frozenset[str] = frozenset(), stop_at: int | None = None) -> Report:
+           bugs: frozenset[str] = frozenset(), stop_at: int | None = None,
+           rulings: Rulings = DEFAULT_RULINGS) -> Report:
     """Check ``turns`` completed turns sampled from the races ``seeds``
-    (``turns.sample_races``); stop early after ``stop_at`` disagreements."""
+    (``turns.sample_races``), played and modelled under ``rulings``; stop early after
+    ``stop_at`` disagreements."""
     start = time.perf_counter()
     report = Report()
-    for rec in sample_races(turns, seeds, stats=report.races):
+    for rec in sample_races(turns, seeds, stats=report.races, rulings=rulings):
         report.turns += 1
         report.decisions += len(rec.decisions)
         report.coverage.update(features(rec))
@@ -406,7 +411,7 @@ def refine_main(turns: int, jobs: int) -> int:
 def confirm_unique(rec: TurnRecord, bugs: frozenset[str] = frozenset()) -> z3.CheckSatResult:
     """(b) by the solver: with the turn's inputs pinned, ask Z3 for any outcome other than
     the one the evaluation found. ``unsat`` confirms it is the only one."""
-    m = model(rec.track, rec.laps, bugs)
+    m = model(rec.track, rec.laps, bugs, rec.rulings)
     chance = read_chance(rec)
     env = pins(m, rec, chance)
     pin_draws(m, env, rec, chance)

@@ -33,6 +33,7 @@ from heatcore.cards import HEAT, VALUE
 from heatcore.driver import Policy, greedy_policy, play, random_policy
 from heatcore.engine import legal_actions
 from heatcore.events import Event
+from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import random_setup
 from heatcore.state import Car, Phase, RaceState, Stage
 
@@ -72,6 +73,7 @@ class TurnRecord:
     decisions: list[Decision] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     post: Car | None = None
+    rulings: Rulings = DEFAULT_RULINGS  # the alternatives the race plays
 
     @property
     def label(self) -> str:
@@ -147,7 +149,7 @@ class Recorder:
                          laps=self.laps, spaces_per_lap=state.track.spaces_per_lap, pre=pre,
                          plan_events=plan_events, start=spots[car], others=others,
                          supply=supply, starters=len(state.cars), racing=len(state.order),
-                         index=state.order.index(car))
+                         index=state.order.index(car), rulings=state.rulings)
         rec.decisions.append(plan)
         return rec
 
@@ -215,15 +217,19 @@ def race_config(seed: int) -> tuple[str, int, int, tuple[str, ...]]:
     return track, cars, laps, tuple(personas)
 
 
-def race_turns(seed: int, stats: Counter[str] | None = None) -> list[TurnRecord]:
-    """Every completed turn of race ``seed``. ``stats`` counts the race, its states and
-    whether it was left unfinished (a state with no legal action would stop the driver:
-    every state of a race that ends passed the no-deadlock check)."""
+def race_turns(seed: int, stats: Counter[str] | None = None,
+               rulings: Rulings = DEFAULT_RULINGS) -> list[TurnRecord]:
+    """Every completed turn of race ``seed`` (played under ``rulings``). ``stats`` counts
+    the race, its states and whether it was left unfinished (a state with no legal action
+    would stop the driver: every state of a race that ends passed the no-deadlock check)."""
     track, cars, laps, personas = race_config(seed)
     rng = random.Random(seed)
     label = f"race {seed} ({track}, {cars} cars, {laps} laps, {'/'.join(personas)})"
+    if rulings.changed:
+        label += " under " + ", ".join(f"{r}={o}" for r, o in rulings.changed)
     rec = Recorder(label, laps)
-    race = play(random_setup(track, cars, rng, laps), mixed(personas), rng, rec.on_step)
+    race = play(random_setup(track, cars, rng, laps, rulings=rulings), mixed(personas), rng,
+                rec.on_step)
     if stats is not None:
         stats["races"] += 1
         stats["states"] += len(race.actions) + 1
@@ -236,14 +242,14 @@ RARE = frozenset({"cluttered", "slipstream", "lapped-near", "spin", "reshuffle"}
 
 
 def sample_races(turns: int, seeds: Iterable[int] = itertools.count(),
-                 plain: float = 0.3, stats: Counter[str] | None = None
-                 ) -> Iterator[TurnRecord]:
-    """``turns`` completed turns of the races ``seeds``: every turn showing a rare
-    situation (``RARE``), and a seeded share ``plain`` of the others."""
+                 plain: float = 0.3, stats: Counter[str] | None = None,
+                 rulings: Rulings = DEFAULT_RULINGS) -> Iterator[TurnRecord]:
+    """``turns`` completed turns of the races ``seeds`` (played under ``rulings``): every
+    turn showing a rare situation (``RARE``), and a seeded share ``plain`` of the others."""
     count = 0
     for seed in seeds:
         pick = random.Random(seed + 104729)
-        for t in race_turns(seed, stats):
+        for t in race_turns(seed, stats, rulings):
             if count >= turns:
                 return
             if features(t) & RARE or pick.random() < plain:

@@ -846,3 +846,48 @@ PLANTED: tuple[Planted, ...] = (
       _wrap(engine, "has_adrenaline", _cluttered_adrenaline_passed),
       "test_rulings::test_a_cluttered_last_car_does_not_use_adrenaline"),
 )
+
+
+# ------------------------------------------------------------ every ruling alternative
+
+def _alternative_ignored(ruling: str, choice: str) -> Patch:
+    """An engine that plays the default where the race chose ``choice`` of ``ruling``:
+    the alternative's behaviour removed, in both engines (``Rulings.chose`` says no)."""
+    from heatcore.rulings import Rulings
+
+    def plant(mp: pytest.MonkeyPatch) -> None:
+        chose = Rulings.chose
+
+        def ignoring(self: Rulings, ruling_id: str, alternative: str) -> bool:
+            if (ruling_id, alternative) == (ruling, choice):
+                return False
+            return chose(self, ruling_id, alternative)
+        mp.setattr(Rulings, "chose", ignoring)
+    return plant
+
+
+#: For each alternative a race setup can switch on (heatcore.rulings.KNOWN_ALTERNATIVES),
+#: the test of that alternative which must catch an engine playing the default instead.
+ALTERNATIVE_KILLERS: dict[tuple[str, str], str] = {
+    ("ruling.stress-supply", "unlimited"):
+        "test_rulings::test_under_an_unlimited_supply_a_spin_takes_its_full_count",
+    ("ruling.cluttered-gear", "free-shifts-only"):
+        "test_rulings::test_under_free_shifts_only_a_cluttered_hand_stays_or_shifts_one",
+    ("ruling.zero-move", "place"):
+        "test_rulings::test_under_place_a_move_of_zero_takes_the_free_racing_line_spot",
+    ("ruling.blocked-extra-move", "must-gain"):
+        "test_rulings::test_under_must_gain_a_move_that_gains_nothing_is_not_offered",
+    ("ruling.blocked-own-space", "stay"):
+        "test_rulings::test_under_stay_a_blocked_move_back_to_its_own_space_keeps_its_spot",
+    ("ruling.spin-discard", "straight-to-replenish"):
+        "test_rulings::test_under_straight_to_replenish_a_car_that_spun_does_not_discard",
+    ("ruling.finished-car-discard-draw", "skip"):
+        "test_rulings::test_under_skip_a_finished_car_neither_discards_nor_draws",
+    ("ruling.setback-corner", "checked"):
+        "test_rulings::test_under_checked_a_setback_before_a_corner_line_still_checks_it",
+}
+
+ALTERNATIVES_IGNORED: tuple[Planted, ...] = tuple(
+    P(ruling, f"plays the default where the race chose {ruling}={choice}",
+      _alternative_ignored(ruling, choice), killer)
+    for (ruling, choice), killer in sorted(ALTERNATIVE_KILLERS.items()))

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planted import PLANTED, Planted
+from planted import ALTERNATIVE_KILLERS, ALTERNATIVES_IGNORED, PLANTED, Planted
 
 from heatcore.conformance.binding import JSON
 from heatcore.conformance.fixtures import fixtures_dir, load_cases, run_case
 from heatcore.conformance.heat import HeatBinding
 from heatcore.registry import ruleset
+from heatcore.rulings import KNOWN_ALTERNATIVES
 
 #: Rules whose planted bug no fixture can catch, and why (the fixture format starts from a
 #: state, after setup, and has no observation request).
@@ -140,3 +141,13 @@ def matrix() -> list[dict[str, Any]]:
     """Every planted bug with its killer verdict and the fixtures that catch it."""
     return [{"rule": b.rule, "bug": b.what, "test": caught_by_test(b),
              "fixtures": fixtures_catching(b, first=False)} for b in PLANTED]
+
+
+def test_every_alternative_a_race_can_switch_on_has_a_planted_bug() -> None:
+    assert set(ALTERNATIVE_KILLERS) == set(KNOWN_ALTERNATIVES)
+
+
+@pytest.mark.parametrize("bug", ALTERNATIVES_IGNORED, ids=lambda b: b.what.rsplit(" ", 1)[-1])
+def test_an_engine_playing_the_default_under_an_alternative_is_caught(bug: Planted) -> None:
+    assert bug.rule in tags_of(bug), f"{bug.killer} is not tagged {bug.rule}"
+    assert caught_by_test(bug), f"{bug.killer} passes with '{bug.what}' planted"

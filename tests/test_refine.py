@@ -10,19 +10,26 @@ records (events, actions) only to pin the model's inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import random
 
 import pytest
 import z3
+from scenario import bot_choice, make_car, make_state
 
 import heatcore.cards
 import heatcore.engine
+from heatcore.driver import random_shuffle
+from heatcore.engine import apply
+from heatcore.notation import parse_action
+from heatcore.rulings import DEFAULT_RULINGS, KNOWN_ALTERNATIVES, make_rulings
 from heatcore.state import RaceState
 from proofs import runner
 from proofs.pinning import model
-from proofs.refine import Report, confirm_unique, describe, refine
+from proofs.refine import Report, check_turn, confirm_unique, describe, refine
 from proofs.symbols import MUTATIONS
-from proofs.turns import TRACKS, race_turns
+from proofs.turns import TRACKS, Recorder, TurnRecord, race_turns, sample_races
 
 #: Turns of the default sample (about half a minute on one core).
 SAMPLE_TURNS = 1500
@@ -136,3 +143,86 @@ def test_prove_refine_prints_the_report(capsys: pytest.CaptureFixture[str]) -> N
 def test_refinement_catches_every_turn_mutation(bug: str) -> None:
     report = refine(3000, bugs=frozenset({bug}), stop_at=1)
     assert report.disagreements, f"{bug} not caught in {report.turns} turns"
+
+
+# ---- every ruling alternative -------------------------------------------------------------
+
+#: Turns sampled under each alternative (a few seconds each).
+ALTERNATIVE_TURNS = 300
+#: Alternatives whose difference from the default shows within that sample.
+SHOWN_IN_SAMPLE = frozenset({("ruling.blocked-extra-move", "must-gain"),
+                             ("ruling.finished-car-discard-draw", "skip"),
+                             ("ruling.spin-discard", "straight-to-replenish"),
+                             ("ruling.stress-supply", "unlimited")})
+
+
+def _alternative(pair: tuple[str, str]) -> object:
+    return pytest.param(pair, marks=pytest.mark.rules(pair[0]), id=f"{pair[0]}={pair[1]}")
+
+
+@pytest.mark.parametrize("pair", [_alternative(p) for p in sorted(KNOWN_ALTERNATIVES)])
+def test_races_under_each_alternative_agree_with_the_model_of_it(pair: tuple[str, str]) -> None:
+    """The model compiled under the alternative admits every sampled turn of races played
+    under it; where the sample shows the alternative at work, the default model does not
+    (so the check sees the switch)."""
+    rulings = make_rulings(dict([pair]))
+    records = list(sample_races(ALTERNATIVE_TURNS, rulings=rulings))
+    assert len(records) == ALTERNATIVE_TURNS
+    wrong = [d for rec in records for d in check_turn(rec)]
+    assert not wrong, wrong[:3]
+    default = [rec.label for rec in records
+               if check_turn(dataclasses.replace(rec, rulings=DEFAULT_RULINGS))]
+    assert bool(default) == (pair in SHOWN_IN_SAMPLE), default[:3]
+
+
+def _recorded(state: RaceState, *actions: str) -> list[TurnRecord]:
+    """The completed turns of one hand-made round: ``actions`` are taken in order when their
+    car must choose, the other choices are the background cars' (``scenario.bot_choice``)."""
+    rng = random.Random(0)
+    recorder = Recorder("hand-made", state.laps)
+    todo = [parse_action(a) for a in actions]
+    first = state.round
+    while not state.is_over() and state.round == first:
+        if state.is_chance():
+            action = random_shuffle(state, rng)
+        elif todo and state.actor() == todo[0].car:
+            action = todo.pop(0)
+        else:
+            action = bot_choice(state)
+        after, events = apply(state, action)
+        recorder.on_step(state, action, after, tuple(events))
+        state = after
+    assert not todo, todo
+    return [t for t in recorder.turns if t.post is not None]
+
+
+def _handmade() -> dict[tuple[str, str], tuple[RaceState, tuple[str, ...], int]]:
+    """For each alternative that sampled races rarely show: a round where it matters
+    (the state, the acting car's choices, and that car)."""
+    still = "U0 U5 S S S H H"
+    return {
+        ("ruling.cluttered-gear", "free-shifts-only"): (  # the paid shift is not offered
+            make_state(make_car(0, gear=4, hand="3 H H H H H H", engine=1),
+                       make_car(20, hand="1 1 1 2 2 2 3")), ("P1 gear 3 play 3 H H",), 0),
+        ("ruling.zero-move", "place"): (  # a move of 0 takes the free racing-line spot
+            make_state(make_car(5, racing_line=False, hand=still),
+                       make_car(20, hand="1 1 1 2 2 2 3")), ("P1 gear 1 play U0",), 0),
+        ("ruling.blocked-own-space", "stay"): (  # blocked back to its own space: stays
+            make_state(make_car(6, True, hand=still), make_car(6, False, hand=still),
+                       make_car(5, False, hand="1 1 1 2 2 2 3")), ("P3 gear 1 play 1",), 2),
+        ("ruling.setback-corner", "checked"): (  # set back before a corner line: checked
+            make_state(make_car(34, True, hand=still), make_car(34, False, hand=still),
+                       make_car(30, hand="4 1 1 2 2 3 3")), ("P3 gear 1 play 4",), 2),
+    }
+
+
+@pytest.mark.parametrize("pair", [_alternative(p) for p in sorted(
+    set(KNOWN_ALTERNATIVES) - SHOWN_IN_SAMPLE)])
+def test_a_handmade_turn_under_a_rare_alternative_agrees_with_its_model_only(
+        pair: tuple[str, str]) -> None:
+    state, actions, car = _handmade()[pair]
+    turns = _recorded(dataclasses.replace(state, rulings=make_rulings(dict([pair]))),
+                      *actions)
+    mine = [t for t in turns if t.car == car]
+    assert mine and all(not check_turn(t) for t in turns)
+    assert check_turn(dataclasses.replace(mine[0], rulings=DEFAULT_RULINGS))

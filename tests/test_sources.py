@@ -35,3 +35,25 @@ def test_every_document_says_what_it_is() -> None:
         for key in ("title", "language", "authority", "about"):
             assert doc.get(key), f"document {number} has no {key}"
         assert doc.get("sections") or doc["language"] == "English", number
+
+
+def test_each_track_says_what_was_checked_against_the_board_and_what_was_not() -> None:
+    """research heat.md section 3.4: every base board's info panel and its corner speed
+    limits as a set were checked against the board art; the order of the limits only for
+    USA, the first corner and its Legend line only for USA and GB; the rest is BGA data."""
+    import json
+
+    from heatcore.track import tracks_dir
+
+    order_checked = {"usa"}
+    first_corner_checked = {"usa", "great-britain"}
+    for path in sorted(tracks_dir().glob("*.json")):
+        source = json.loads(path.read_text(encoding="utf-8"))["source"]
+        checked, _, unchecked = source.partition("Not checked against the board")
+        assert "section 3.4" in checked and unchecked, path.name
+        assert "info panel" in checked and "speed limits" in checked, path.name
+        assert ("in their order" in checked) == (path.stem in order_checked), path.name
+        assert ("which corner has which speed limit" in unchecked) == (
+            path.stem not in order_checked), path.name
+        assert ("first corner's position" in checked) == (
+            path.stem in first_corner_checked), path.name

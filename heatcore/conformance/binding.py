@@ -56,7 +56,9 @@ class Binding(Protocol):
     version: str
     ruleset: str  # what a ``start`` request names, e.g. "heat"
 
-    def rulings(self) -> list[str]: ...
+    def rulings(self) -> list[str] | dict[str, str]:
+        """The rulings the reference follows (the ``start`` reply's ``rulings``)."""
+        ...
 
     def tracks(self) -> list[str]: ...
 

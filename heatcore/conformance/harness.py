@@ -22,7 +22,7 @@ from pathlib import Path
 
 from heatcore.cliutil import Parser, nonnegative, positive, seed
 from heatcore.conformance import PROTOCOL
-from heatcore.conformance.binding import JSON, Binding, RandomRace
+from heatcore.conformance.binding import JSON, Binding, RandomRace, Rejected
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
 from heatcore.conformance.capabilities import Capabilities
 from heatcore.conformance.causes import Divergence
@@ -65,6 +65,8 @@ class Outcome:
     engine_failures: list[str] = field(default_factory=list)
     restarts: int = 0
     seconds: float = 0.0
+    #: The ruling alternatives the random races were played under (the engine's declaration).
+    race_rulings: dict[str, str] = field(default_factory=dict)
 
     def add_races(self, part: Outcome) -> None:
         """Add the race results of ``part`` after this one's."""
@@ -503,11 +505,17 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
     began = time.perf_counter()
-    session = Session(argv, timeout, ruleset_of(binding), memory_mb, _chosen_rulings(binding))
+    asked = _chosen_rulings(binding)
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb, asked)
     start_engine(session)
     outcome.implementation = session.hello.get("implementation", {})
     outcome.capabilities = session.caps
     try:
+        refused = _declared_otherwise(asked, session.caps)
+        if refused is not None:
+            raise CannotStart(refused)
+        racing, unplayable = race_binding(binding, session.caps)
+        outcome.race_rulings = session.caps.alternatives() if unplayable is None else {}
         runner = Runner(binding, session, outcome)
         if fixtures is not None:
             cases = load_cases(fixtures)
@@ -515,14 +523,14 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 runner.run_case(case)
                 if progress and (number % 25 == 0 or number == len(cases)):
                     progress("cases", number, len(cases), len(outcome.divergences))
-        unplayable = _unplayable(binding, session.caps)
         if unplayable is not None and races > 0:
             outcome.races_skipped += races
             outcome.skips[f"races: {unplayable}"] += races
             races = 0
+        runner.binding = racing
         if workers == 1:
             for i in range(races):
-                runner.run_race(binding.random_race(seed_base + i))
+                runner.run_race(racing.random_race(seed_base + i))
                 if progress:
                     progress("races", i + 1, races, len(outcome.divergences))
     finally:
@@ -530,7 +538,7 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
     if workers > 1 and races > 0:
         chunks = _seed_chunks(seed_base, races, workers)
         done = 0
-        for part in _race_parts(binding, argv, timeout, chunks, memory_mb):
+        for part in _race_parts(racing, argv, timeout, chunks, memory_mb, asked):
             outcome.add_races(part)
             done += part.races_passed + part.races_failed + part.races_skipped
             if progress:
@@ -539,15 +547,33 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
     return outcome
 
 
-def _unplayable(binding: Binding, caps: Capabilities) -> str | None:
-    """Why the reference cannot play races under the engine's declared rulings (None: it
-    can). Races are played under heatcore's defaults; the rulings an engine decides
-    otherwise are not switchable in the reference yet, so such races are skipped."""
+def race_binding(binding: Binding, caps: Capabilities) -> tuple[Binding, str | None]:
+    """The reference playing the random races under the rulings the engine declares (its
+    ``start`` reply), and None; or ``binding`` and why it cannot play them (those races are
+    then skipped with that reason)."""
     other = caps.alternatives()
     if not other:
-        return None
+        return binding, None
     shown = ", ".join(f"{r}={o}" for r, o in other.items())
-    return f"the reference cannot yet play races under {shown}"
+    under = getattr(binding, "under_rulings", None)
+    if under is None:
+        return binding, f"the reference cannot play races under {shown}"
+    try:
+        racing: Binding = under(other)
+    except Rejected as why:
+        return binding, f"the reference cannot play races under {shown}: {why.message}"
+    return racing, None
+
+
+def _declared_otherwise(asked: JSON, caps: Capabilities) -> str | None:
+    """Why the engine's declaration contradicts the alternatives ``--ruling`` asked it to
+    play in ``start`` (None: it declares each of them)."""
+    other = {r: a for r, a in (asked or {}).items() if caps.rulings.get(r) != a}
+    if not other:
+        return None
+    shown = ", ".join(f"{r}={a} (declared: {caps.rulings.get(r, 'nothing')})"
+                      for r, a in other.items())
+    return f"asked to play {shown}, the engine's start reply declares otherwise"
 
 
 def _chosen_rulings(binding: Binding) -> JSON:
@@ -566,19 +592,20 @@ def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
 
 
 def _race_parts(binding: Binding, argv: list[str], timeout: float,
-                chunks: list[range], memory_mb: int | None) -> list[Outcome]:
+                chunks: list[range], memory_mb: int | None, asked: JSON) -> list[Outcome]:
     """The outcomes of the races of each chunk, one pool process per chunk, in chunk order."""
     with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
-        futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb)
+        futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb, asked)
                    for chunk in chunks]
         return [future.result() for future in futures]
 
 
 def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range,
-                memory_mb: int | None) -> Outcome:
-    """Run the races of ``seeds`` through a new engine subprocess (a pool job)."""
+                memory_mb: int | None, asked: JSON) -> Outcome:
+    """Run the races of ``seeds`` through a new engine subprocess (a pool job); ``asked``:
+    the alternatives the ``start`` request carries (``--ruling``)."""
     outcome = Outcome()
-    session = Session(argv, timeout, ruleset_of(binding), memory_mb, _chosen_rulings(binding))
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb, asked)
     try:
         runner = Runner(binding, session, outcome)
         for seed in seeds:

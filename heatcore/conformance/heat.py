@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
+from heatcore.conformance.capabilities import DEFAULT
 from heatcore.conformance.heat_attribution import attribute
 from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
 from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
@@ -22,7 +23,8 @@ from heatcore.notation import (
     state_from_dict,
     state_to_dict,
 )
-from heatcore.rulings import DEFAULT_RULINGS, Rulings, switches
+from heatcore.registry import ruleset
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
@@ -42,6 +44,25 @@ class HeatBinding(ReferenceBinding):
         super().__init__()
         #: The rulings of the random races, and of loaded states that name none.
         self.race_rulings = rulings
+
+    def rulings(self) -> list[str] | dict[str, str]:
+        """The rulings heatcore follows, for the ``start`` reply: their IDs when it plays
+        every default, else each ruling -> ``"default"`` or the alternative it plays."""
+        ids = [e.id for e in ruleset() if e.kind == "ruling"]
+        if not self.race_rulings.changed:
+            return ids
+        chosen = dict(self.race_rulings.changed)
+        return {r: chosen.get(r, DEFAULT) for r in ids}
+
+    def under_rulings(self, declared: dict[str, str]) -> HeatBinding:
+        """This binding with its random races played under ``declared`` (ruling ID ->
+        ``"default"``, the default's own name or an alternative: an engine's declaration).
+        Rejected naming the ruling when heatcore cannot play one of them."""
+        chosen = {r: o for r, o in declared.items() if o != DEFAULT}
+        try:
+            return HeatBinding(make_rulings(chosen))
+        except RulesError as error:
+            raise Rejected("unsupported", error.rule, str(error)) from None
 
     def chosen_rulings(self) -> JSON:
         """The alternatives the random races play that differ from the defaults (None if
@@ -105,8 +126,15 @@ class HeatBinding(ReferenceBinding):
 
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
-        """The rule IDs behind a difference, most likely first, and what differs."""
-        return attribute(check, state, action, expected, actual, rule_ids)
+        """The rule IDs behind a difference, most likely first, and what differs (states
+        compared in their normal form)."""
+        return attribute(check, state, action, self._normal_view(expected),
+                         self._normal_view(actual), rule_ids)
+
+    def _normal_view(self, view: JSON) -> JSON:
+        if isinstance(view, dict) and isinstance(view.get("state"), dict):
+            return {**view, "state": self.normal_state(view["state"])}
+        return view
 
 
 def record_race(seed: int, setup: RaceSetup, policy: Policy, name: str,

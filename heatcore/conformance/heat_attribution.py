@@ -239,7 +239,10 @@ def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
     if isinstance(want, dict) and isinstance(got, dict):
         for key in sorted(set(want) | set(got), key=str):
             sub = f"{where}.{key}" if where else str(key)
-            if key in want and key in got and isinstance(want[key], dict) \
+            if key == "rulings" and isinstance(want.get(key, {}), dict) \
+                    and isinstance(got.get(key, {}), dict):  # left out: the defaults
+                out.extend(paths(want.get(key) or {}, got.get(key) or {}, sub))
+            elif key in want and key in got and isinstance(want[key], dict) \
                     and isinstance(got[key], dict):
                 out.extend(paths(want[key], got[key], sub))
             elif key == "cars" and isinstance(want.get(key), list) \
@@ -255,9 +258,11 @@ def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
     return out
 
 
-#: State paths, the most telling first: a difference in the ranking or the round's order
-#: is charged before the card piles that differ along with it.
-PRIORITY = ("ranking", "phase", "order", "round", "cursor", "supply", "shuffle", "turn.",
+#: State paths, the most telling first: a state playing other rulings than the race is
+#: charged to those rulings, a difference in the ranking or the round's order before the
+#: card piles that differ along with it.
+PRIORITY = ("rulings.", "ranking", "phase", "order", "round", "cursor", "supply", "shuffle",
+            "turn.",
             "cars[].gear", "cars[].engine", "cars[].position", "cars[].hand", "cars[].deck",
             "cars[].flipped", "cars[].discard", "cars[].played", "cars[].racing_line")
 
@@ -292,6 +297,8 @@ def _state_rules(want: JSON, got: JSON, action: str | None, table: dict[str, str
             found.add("slipstream.speed-unchanged")
         if shuffle_pending and path in ("cars[].discard", "cars[].played", "cars[].flipped"):
             found.add("replenish.discard-before-draw", "deck.reshuffle")
+        if path.startswith("rulings."):  # the engine plays another alternative of it
+            found.add(path.removeprefix("rulings."))
         found.add(table.get(path, ""))
     return found
 

@@ -558,20 +558,7 @@ def _cluttered_last(builder: Builder) -> None:
             if count >= PER_RULE or step.action.split()[1] != "gear" \
                     or s["cursor"] != len(s["order"]) - 1 or len(s["order"]) < 2:
                 continue
-            s = copy.deepcopy(s)
-            name = _actor_name(s)
-            me = _car(s, name)
-            while me["engine"] > 0:
-                me["engine"] -= 1
-                me["hand"].append("H")
-            for card in [c for c in me["hand"] if c != "H"]:
-                _move(me["hand"], card, me["deck"])
-            me["hand"] = _canon(me["hand"])
-            try:
-                builder.binding.load(s)
-                legal = builder.binding.legal(s)
-            except Rejected:
-                continue
+            s, _, legal = _cluttered(builder, s, 0)
             if legal and builder.step_case(
                     "ruling.adrenaline-order", f"ruling.adrenaline-order.crafted{seed}-{k}",
                     f"the last car is cluttered: no other car gets its adrenaline "
@@ -588,6 +575,25 @@ def _move(cards: list[str], card: str, target: list[str]) -> None:
     target.append(card)
 
 
+def _cluttered(builder: Builder, state: JSON, engine: int) -> tuple[JSON, JSON, list[str]]:
+    """A copy of a plan-phase ``state`` whose planning car is cluttered: its engine's Heat
+    down to ``engine`` moved to its hand, its playable cards to its deck; the copy, that
+    car and its legal plans ([] if the state is refused)."""
+    s = copy.deepcopy(state)
+    me = _car(s, _actor_name(s))
+    while me["engine"] > engine:
+        me["engine"] -= 1
+        me["hand"].append("H")
+    for card in [c for c in me["hand"] if c != "H"]:
+        _move(me["hand"], card, me["deck"])
+    me["hand"] = _canon(me["hand"])
+    try:
+        builder.binding.load(s)
+        return s, me, builder.binding.legal(s)
+    except Rejected:
+        return s, me, []
+
+
 def crafted_cases(builder: Builder) -> None:
     """States random play rarely reaches, made by moving cards between a car's own zones
     (which keeps every card and Heat count valid)."""
@@ -598,24 +604,12 @@ def crafted_cases(builder: Builder) -> None:
     for seed, k, state in _plan_states(builder, 20):
         if count >= 4:
             break
-        s = copy.deepcopy(state)
-        name = _actor_name(s)
-        me = _car(s, name)
-        if me["gear"] < 3:
+        if _car(state, _actor_name(state))["gear"] < 3:
             continue
-        while me["engine"] > 1:
-            me["engine"] -= 1
-            me["hand"].append("H")
-        for card in [c for c in me["hand"] if c != "H"]:
-            _move(me["hand"], card, me["deck"])
-        me["hand"] = _canon(me["hand"])
-        try:
-            builder.binding.load(s)
-            legal = builder.binding.legal(s)
-        except Rejected:
-            continue
+        s, me, legal = _cluttered(builder, state, 1)
         if not legal:
             continue
+        name = me["id"]
         count += 1
         where = f"crafted from race {seed}, step {k}"
         for rule, text in (("play.cluttered", "a hand of only Heat plays Heat"),

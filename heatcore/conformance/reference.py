@@ -59,7 +59,7 @@ class ReferenceBinding:
         """The boards the reference plays."""
         return list(self.engine.track_ids())
 
-    def rulings(self) -> list[str]:
+    def rulings(self) -> list[str] | dict[str, str]:
         return [e.id for e in ruleset(self.ruleset) if e.kind == "ruling"]
 
     def rule_ids(self) -> list[str]:

@@ -138,6 +138,7 @@ def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
         "cases": {k: results.count(k) for k in ("pass", "fail", "skip")},
         "races": {"pass": outcome.races_passed, "fail": outcome.races_failed,
                   "skip": outcome.races_skipped, "steps": outcome.steps},
+        "race_rulings": dict(outcome.race_rulings),
         "setups": {k: outcome.setups[k] for k in ("pass", "fail", "skip")},
         "divergences": len(outcome.divergences),
         "causes": [{"rule": c.rule, "title": binding.describe(c.rule), "what": c.what,
@@ -161,6 +162,19 @@ def _repro_block(div: Divergence, impl: str, number: int, ruleset: str) -> list[
             f"{impl} < repro-{number}.jsonl", "```"]
 
 
+def _race_rulings(report: JSON) -> str:
+    """The ruling alternatives the races were played under, as ``id=option`` ("" if none)."""
+    chosen = report.get("race_rulings") or {}
+    return ", ".join(f"{r}={o}" for r, o in chosen.items())
+
+
+def _race_rulings_lines(report: JSON) -> list[str]:
+    shown = _race_rulings(report)
+    if not shown:
+        return []
+    return [f"Races were played under the rulings the engine declares: {shown}.", ""]
+
+
 def report_markdown(report: JSON, impl: str) -> str:
     """report.md: verdict, top causes with repros, the other causes, skips, engine failures,
     and the per-rule table."""
@@ -176,7 +190,8 @@ def report_markdown(report: JSON, impl: str) -> str:
            f"({report['races']['steps']} steps). Setups: {report['setups']['pass']} pass, "
            f"{report['setups']['fail']} fail, {report['setups']['skip']} skipped. "
            f"{report['divergences']} divergence(s) from {len(report['causes'])} distinct "
-           f"cause(s); engine restarts: {report['restarts']}.", ""]
+           f"cause(s); engine restarts: {report['restarts']}.", "",
+           *_race_rulings_lines(report)]
     causes = report["causes"]
     if causes:
         out += ["## Top causes", "",
@@ -247,6 +262,8 @@ def summary_lines(report: JSON, impl: str, workers: int) -> list[str]:
            f"  cases: {report['cases']}; races: {report['races']}; setups: {report['setups']}",
            f"  workers: {workers}; divergences: {report['divergences']} from "
            f"{len(report['causes'])} cause(s); restarts: {report['restarts']}"]
+    if _race_rulings(report):
+        out.append(f"  races under the declared rulings: {_race_rulings(report)}")
     for cause in report["causes"][:8]:
         out.append(f"  FAIL {cause['rule']}: {cause['what']} ({len(cause['cases'])} case(s), "
                    f"{len(cause['races'])} race(s))")

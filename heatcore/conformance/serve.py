@@ -32,10 +32,27 @@ def run(binding: Binding | None = None) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore serve``."""
     parser = Parser("heatcore serve",
-                                     description="Speak the conformance protocol (conform/1) "
-                                                 "on stdin/stdout.")
+                    description="Speak the conformance protocol (conform/1) on stdin/stdout.")
     parser.add_argument("--ruleset", default=None, choices=sorted(BINDINGS),
                         help="serve only this ruleset (default: the one the start request "
                              "names, of " + ", ".join(sorted(BINDINGS)) + ")")
+    parser.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
+                        help="play under this alternative of a switchable ruling "
+                             "(spec/rulings.toml) and declare it in the start reply; "
+                             "repeat for several (heat only)")
     args = parser.parse_args(argv)
-    return run(load_binding(args.ruleset) if args.ruleset else None)
+    if not args.ruling:
+        return run(load_binding(args.ruleset) if args.ruleset else None)
+    from heatcore.conformance.heat import HeatBinding
+    from heatcore.errors import RulesError
+    from heatcore.rulings import make_rulings, parse_ruling_option
+
+    if args.ruleset not in (None, "heat"):
+        print("heatcore serve: --ruling applies to the heat ruleset", file=sys.stderr)
+        return 2
+    try:
+        binding = HeatBinding(make_rulings(dict(map(parse_ruling_option, args.ruling))))
+    except RulesError as error:
+        print(f"heatcore serve: --ruling: {error}", file=sys.stderr)
+        return 2
+    return run(binding)

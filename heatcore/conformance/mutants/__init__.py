@@ -34,6 +34,13 @@ PLANTED: dict[str, str] = {
     "adrenaline_no_move": "adrenaline.effects",
 }
 
+#: Engines that play an alternative of a switchable ruling whatever the race chooses: they
+#: pass when their start reply declares it (``--ruling ID=ALTERNATIVE``) and fail when they
+#: declare the default (tests/test_conform_rulings.py).
+DECLARED: dict[str, str] = {
+    "plays_finished_skip": "ruling.finished-car-discard-draw=skip",
+}
+
 #: Protocol-level failures and how the harness names them.
 PROTOCOL_FAILURES: dict[str, str] = {
     "broken_crash": "crashed",

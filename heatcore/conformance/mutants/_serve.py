@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 from types import ModuleType
 from typing import Any
 
 from heatcore.conformance.heat import HeatBinding
 from heatcore.conformance.serve import run
+from heatcore.rulings import make_rulings, parse_ruling_option
 
 
-def serve_mutant(name: str) -> int:
-    """Serve heatcore (already patched by the caller) as ``mutant:NAME``."""
-    binding = HeatBinding()
+def serve_mutant(name: str, argv: list[str] | None = None) -> int:
+    """Serve heatcore (already patched by the caller) as ``mutant:NAME``; ``--ruling
+    ID=ALTERNATIVE`` options (from ``argv``, the command line by default) set the
+    alternatives its start reply declares, as for ``heatcore serve``."""
+    parser = argparse.ArgumentParser(prog=f"mutant {name}")
+    parser.add_argument("--ruling", action="append", default=[])
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    binding = HeatBinding(make_rulings(dict(map(parse_ruling_option, args.ruling))))
     binding.name = f"mutant:{name}"
     return run(binding)
 
