@@ -91,6 +91,15 @@ def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tupl
     return replace(state, shuffle=turn.car), False
 
 
+def shuffled_cards(state: RaceState, car: int) -> tuple[str, ...]:
+    """The cards the awaited shuffle of ``car`` orders: deck and discard pile, or the deck
+    alone after a Salvage (``upgrade.salvage``)."""
+    me = state.cars[car]
+    if state.garage is not None and state.garage.salvage:
+        return me.deck
+    return me.deck + me.discard
+
+
 def check_shuffle(state: RaceState, action: Shuffle) -> None:
     """Raise IllegalAction unless the shuffle is awaited for this car and is a permutation
     of its deck and discard pile."""
