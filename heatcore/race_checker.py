@@ -449,7 +449,7 @@ def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> Ra
     and policies cycled: uniform random, aggressive, clutter, mixed, greedy), checking every
     step with :class:`RaceChecker`. With ``modules``, the races play them (with Legends,
     one to three players and Legends up to the cycled car count, aggressive every other
-    race)."""
+    race; with the Garage, a draft every other race, else the quick start)."""
     from heatcore.driver import greedy_policy, random_policy
     from heatcore.setup import random_setup
 
@@ -465,7 +465,7 @@ def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> Ra
             players = min(cars - 1, 1 + k % 3)
             legends = cars - players
         setup = random_setup(ids[k % len(ids)], players, rng, laps=1, modules=modules,
-                             legends=legends, aggressive=bool(k % 2))
+                             legends=legends, aggressive=bool(k % 2), draft=bool(k % 2))
         checker, final, _ = check_race(setup, policies[k % len(policies)], rng)
         batch.races += 1
         batch.steps += checker.steps
