@@ -150,7 +150,7 @@ def test_when_the_engine_pays_only_some_cards_the_cheapest_are_paid() -> None:
     ups = ("G42", "G11", "G34")
     state = two_cars(ups, "1 2 3 G42 G11 G34 S", deck_top="1", engine=2)
     after, events = to_turn(state, 2, "G11 G42")
-    assert [e.get("cause") for e in kinds(events, "paid-heat")] == ["G11"]
+    assert [e.get("card") for e in kinds(events, "paid-heat")] == ["G11"]
     assert [e.get("card") for e in kinds(events, "upgrade-unpaid")] == ["G42"]
     assert after.cars[0].engine == 1
 

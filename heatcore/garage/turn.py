@@ -81,7 +81,7 @@ def settle_reveal(state: RaceState, turn: Turn, speeds: tuple[int, ...],
     car, paid, unpaid = sy.settle_heat(car, car.played)
     for card in paid:
         events.append(event("paid-heat", turn.car, amount=sy.amount(card, "heat"),
-                            cause=card))
+                            cause="upgrade", card=card))
     for card in unpaid:
         valued.remove(next(p for p in valued if p[0] == card))
         events.append(event("upgrade-unpaid", turn.car, card=card))
@@ -206,7 +206,8 @@ def direct_play(state: RaceState, turn: Turn, card: Card, events: list[Event]) -
     events.append(event("played-direct", turn.car, card=card))
     car, paid, unpaid = sy.settle_heat(replace(car, hand=hand), (card,))
     if paid:
-        events.append(event("paid-heat", turn.car, amount=sy.amount(card, "heat"), cause=card))
+        events.append(event("paid-heat", turn.car, amount=sy.amount(card, "heat"),
+                            cause="upgrade", card=card))
     if unpaid:
         events.append(event("upgrade-unpaid", turn.car, card=card))
         car = replace(car, discard=canonical((*car.discard, card)))

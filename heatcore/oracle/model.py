@@ -400,7 +400,8 @@ class RaceModel:
                 car.engine -= cost
                 car.discard[HEAT] += cost
                 self._note(i, "engine discard", "upgrade.heat")
-                self._emit("paid-heat", i, "upgrade.heat", amount=cost, cause=card)
+                self._emit("paid-heat", i, "upgrade.heat", amount=cost,
+                           cause="upgrade", card=card)
             else:
                 unpaid.append(card)
         for card in unpaid:
@@ -432,7 +433,8 @@ class RaceModel:
                 if cost:
                     car.engine -= cost
                     car.discard[HEAT] += cost
-                    self._emit("paid-heat", i, "upgrade.heat", amount=cost, cause=card)
+                    self._emit("paid-heat", i, "upgrade.heat", amount=cost,
+                           cause="upgrade", card=card)
                 car.played = canon(Counter(car.played) + Counter([card]))
             self._note(i, "hand played discard engine", rule)
             turn.speed += gain
