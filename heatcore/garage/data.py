@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from heatcore.registry import spec_dir
+from heatcore.registry import implements, spec_dir
 
 GARAGE = "garage"
 #: The token of a Heat card (a drafted Heat upgrade becomes one: ruling.garage-heat-card).
@@ -71,6 +71,7 @@ def symbols() -> dict[str, Symbol]:
 
 
 @cache
+@implements("garage.decks")
 def upgrades() -> dict[str, Upgrade]:
     """Every upgrade type by its market name (``G1`` ... ``G48``), in type order."""
     out = {}
@@ -101,6 +102,7 @@ def draft_rules() -> dict[str, Any]:
     return rules
 
 
+@implements("garage.decks")
 def box(decks: tuple[str, ...]) -> tuple[str, ...]:
     """Every upgrade card of the named decks (``basic``, ``advanced``) by market name, sorted
     by type (two copies each)."""

@@ -76,6 +76,7 @@ class Draft:
         return not self.is_over() and self.market is None
 
 
+@implements("ruling.garage-draft-pool")
 def start_draft(grid: tuple[int, ...], players: int, decks: tuple[str, ...] = ALL_DECKS) -> Draft:
     """A draft before its first market: the players' cars in grid order (Legends skipped)
     and the upgrade box of ``decks``."""
@@ -161,7 +162,7 @@ def run_draft(draft: Draft, rng: random.Random,
     return draft, tuple(log)
 
 
-@implements("draft.quick-start")
+@implements("draft.quick-start", "ruling.garage-draft-pool")
 def quick_start(players: int, rng: random.Random) -> tuple[tuple[str, ...], ...]:
     """Three random basic upgrades for each player (the chance outcome of a quick start)."""
     pool = list(box(BASIC_DECK))
