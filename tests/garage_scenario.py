@@ -71,3 +71,15 @@ def to_turn(state: RaceState, gear: int, cards: str) -> tuple[RaceState, list[Ev
 def cards(text: str) -> tuple[Card, ...]:
     """A space-separated card list as a tuple."""
     return tuple(text.split())
+
+
+P2_UPGRADES = ("G1", "G2", "G3")
+
+
+def two_cars(ups: tuple[str, ...], hand: str, deck_top: str = "", discard: str = "",
+             engine: int | None = None, position: int = 20, gear: int = 1) -> RaceState:
+    """P1 (ahead, acting first) with upgrades ``ups`` and ``hand``; P2 far behind."""
+    p1 = garage_car(position, ups, hand=hand, deck_top=deck_top, discard=discard,
+                    engine=engine, gear=gear)
+    p2 = garage_car(1, P2_UPGRADES, hand="1 1 1 2 2 2 3")
+    return garage_state([(p1, ups), (p2, P2_UPGRADES)])

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import jsonschema
 import pytest
-from garage_scenario import garage_car, garage_state, to_turn
+from garage_scenario import P2_UPGRADES, garage_car, garage_state, to_turn, two_cars
 from scenario import kinds
 
 from heatcore import IllegalAction, MalformedInput
@@ -39,18 +39,7 @@ from heatcore.state import Stage
 from heatcore.validity import status
 
 P1_UPS = ("G8", "G11", "G34")
-P2_UPS = ("G1", "G2", "G3")
-
-
-def two_cars(ups: tuple[str, ...], hand: str, deck_top: str = "", discard: str = "",
-             engine: int | None = None, position: int = 20, gear: int = 1):
-    """P1 (ahead, acting first) with ``ups`` and ``hand``; P2 far behind."""
-    p1 = garage_car(position, ups, hand=hand, deck_top=deck_top, discard=discard,
-                    engine=engine, gear=gear)
-    p2 = garage_car(1, P2_UPS, hand="1 1 1 2 2 2 3")
-    state = garage_state([(p1, ups), (p2, P2_UPS)])
-    assert not status(state), status(state)
-    return state
+P2_UPS = P2_UPGRADES
 
 
 def step(state, action):
