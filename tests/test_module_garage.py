@@ -32,7 +32,13 @@ from heatcore.garage.draft import (
     run_draft,
     start_draft,
 )
-from heatcore.notation import parse_action, setup_from_dict, setup_to_dict
+from heatcore.notation import (
+    parse_action,
+    setup_from_dict,
+    setup_to_dict,
+    state_from_json,
+    state_to_json,
+)
 from heatcore.registry import spec_dir
 from heatcore.setup import random_setup, start_race
 from heatcore.state import Stage
@@ -336,3 +342,38 @@ def test_the_quick_start_deals_three_basic_upgrades_each() -> None:
     assert not Counter(c for d in dealt for c in d) - Counter(box(BASIC_DECK))
     basic_draft, _ = run_draft(start_draft((0, 1), 2, BASIC_DECK), random.Random(1))
     assert all(upgrades()[c].deck == "basic" for p in basic_draft.picks for c in p)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.rules("garage.symbols-any-order", "garage.module", "garage.decks")
+def test_bad_garage_input_is_refused_with_a_typed_error_naming_the_rule() -> None:
+    with pytest.raises(MalformedInput) as bad:
+        parse_action("P1 G12 teleport 2")
+    assert bad.value.rule == "garage.symbols-any-order"
+    with pytest.raises(MalformedInput):
+        parse_action("P1 G12 cooldown two")
+    setup = random_setup("usa", 2, random.Random(3), modules=("garage",))
+    with pytest.raises(MalformedInput) as bad:
+        start_race(replace(setup, upgrades=(("G1", "G1", "G1"), setup.upgrades[1])))
+    assert bad.value.rule == "garage.decks"
+    state, _ = start_race(setup)
+    data = json.loads(state_to_json(state))
+    data["garage"]["used"] = ["G12 fly"]
+    with pytest.raises(MalformedInput) as bad:
+        state_from_json(json.dumps(data))
+    assert bad.value.rule == "garage.symbols-any-order"
+    data = json.loads(state_to_json(state))
+    del data["garage"]
+    with pytest.raises(MalformedInput) as bad:
+        state_from_json(json.dumps(data))
+    turn_state, _ = to_turn(two_cars(("G12", "G11", "G34"), "1 2 3 G12 H H S", engine=4,
+                                     gear=2), 3, "G12 1 2")
+    before = state_to_json(turn_state)
+    with pytest.raises(IllegalAction) as illegal:
+        apply(turn_state, UseSymbol(0, "G12", "cooldown", 3))
+    assert illegal.value.rule == "upgrade.cooldown" and state_to_json(turn_state) == before
+    with pytest.raises(IllegalAction) as illegal:
+        apply(turn_state, UseSymbol(0, "G11", "cooldown", 1))  # not in play
+    assert state_to_json(turn_state) == before
