@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -285,3 +286,32 @@ def run(track_ids: tuple[str, ...] = BASE_TRACKS) -> dict[tuple[str, str, str | 
             for control in controls:
                 out[(name, track, control)] = str(prove(track, control))
     return out
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A Garage proof as the rulebook site and ``heatcore prove --list`` show it."""
+
+    id: str
+    claim: str
+    rules: tuple[str, ...]
+    controls: tuple[str, ...]
+
+
+CATALOGUE = (
+    Claim("garage-accelerate", "For every play (gear 1-4, Stress and owned upgrades with their "
+          "printed + and Accelerate amounts), a used Accelerate adds exactly N per speed "
+          "increase counted when it is used, all or none, and the whole gain is speed for the "
+          "corner check (the corner's Heat grows by at most the gain).",
+          ("upgrade.accelerate", "upgrade.speed-increase", "ruling.garage-accelerate-count"),
+          ACCELERATE_CONTROLS),
+    Claim("garage-adjust", "At every corner of each base track, with every road token and every "
+          "Adjust total the cards in play can show, the adjusted limit is never below 0, a "
+          "higher Adjust never costs more Heat, and Adjust changes the Heat by at most its size.",
+          ("upgrade.adjust", "ruling.garage-adjust"), ADJUST_CONTROLS),
+    Claim("garage-unpayable-heat", "For every set of played cards with Heat symbols and every "
+          "engine 0-7, paying cheapest first keeps every Heat card, pays whole symbols, pays "
+          "for as many cards as any affordable choice would, and flips once per unpaid card.",
+          ("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-heat-at-reveal"),
+          HEAT_CONTROLS),
+)

@@ -427,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
                 if p.kind == kind:
                     print(f"  {p.id}: {p.claim}\n      rules: {', '.join(p.rules)}\n"
                           f"      controls: {', '.join(p.controls)}")
+        from proofs.garage import CATALOGUE as GARAGE_PROOFS
+
+        print("module proofs (heatcore prove --modules):")
+        for item in GARAGE_PROOFS:
+            print(f"  {item.id}: {item.claim}\n      rules: {', '.join(item.rules)}\n"
+                  f"      controls: {', '.join(item.controls)}")
         print("\nsituations for --mine:")
         for sit in SITUATIONS:
             print(f"  {sit.id}: {sit.description} ({', '.join(sit.rules)})")

@@ -72,3 +72,11 @@ def test_the_garage_proofs_are_registered_with_the_module_proofs(
     assert prove_main(["--modules"]) == 0
     out = capsys.readouterr().out
     assert "garage-adjust" in out and "0 failed" in out
+
+
+def test_the_catalogue_lists_every_garage_proof_with_its_controls(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert {c.id: c.controls for c in garage.CATALOGUE} == {
+        name: controls for name, (_, controls) in garage.PROOFS.items()}
+    assert prove_main(["--list"]) == 0
+    assert "garage-unpayable-heat" in capsys.readouterr().out
