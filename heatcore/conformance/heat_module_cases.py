@@ -244,13 +244,17 @@ def legend_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
 
 def module_cases(add: Callable[[str, str, str, JSON, JSON, str], None],
                  modules: tuple[str, ...], tests: dict[str, tuple[str, Test, bool]],
-                 tag: str) -> None:
-    """Cut ``PER_RULE`` cases per rule of ``tests`` from seeded races with ``modules``."""
+                 tag: str, races: Callable[[int], RandomRace] | None = None,
+                 seeds: range = MODULE_SEEDS,
+                 skip: Callable[[str, int], bool] = lambda rule, seed: False) -> None:
+    """Cut ``PER_RULE`` cases per rule of ``tests`` from seeded races with ``modules``
+    (``races(seed)``, by default :func:`module_race`), leaving out a rule's cases from the
+    races ``skip(rule, seed)`` names."""
     found: dict[str, int] = dict.fromkeys(tests, 0)
-    for seed in MODULE_SEEDS:
+    for seed in seeds:
         if all(n >= PER_RULE for n in found.values()):
             break
-        race = module_race(seed, modules)
+        race = races(seed) if races is not None else module_race(seed, modules)
         for k, step in enumerate(race.steps):
             wanted = [r for r, n in found.items() if n < PER_RULE]
             if not wanted:
@@ -258,7 +262,7 @@ def module_cases(add: Callable[[str, str, str, JSON, JSON, str], None],
             value = state_from_dict(step.before)
             for rule in wanted:
                 text, test, legal = tests[rule]
-                if not test(step, value):
+                if skip(rule, seed) or not test(step, value):
                     continue
                 found[rule] += 1
                 where = f"{'+'.join(modules)} race {seed} ({race.label}), step {k}"
@@ -533,30 +537,7 @@ GARAGE_TESTS: dict[str, tuple[str, Test, bool]] = {
 
 
 def garage_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
-    """Cut the Garage module's cases from seeded garage races, ``PER_RULE`` per rule."""
-    found: dict[str, int] = dict.fromkeys(GARAGE_TESTS, 0)
-    for seed in GARAGE_SEEDS:
-        if all(n >= PER_RULE for n in found.values()):
-            break
-        race = garage_race(seed)
-        for k, step in enumerate(race.steps):
-            wanted = [r for r, n in found.items() if n < PER_RULE]
-            if not wanted:
-                break
-            value = state_from_dict(step.before)
-            for rule in wanted:
-                text, test, legal = GARAGE_TESTS[rule]
-                if rule == "draft.quick-start" and seed % 2:
-                    continue  # a draft race (odd seed) is no quick start
-                if not test(step, value):
-                    continue
-                found[rule] += 1
-                where = f"garage race {seed} ({race.label}), step {k}"
-                cid = f"{rule}.grace{seed}-step{k}"
-                if legal:
-                    add(rule, cid, f"{text}: the legal actions ({where})", step.before,
-                        {"legal": step.legal}, f"grace:{seed}:{k}")
-                else:
-                    add(rule, cid, f"{text}: {step.action} ({where})", step.before,
-                        {"steps": [{"action": step.action, "state": step.after,
-                                    "events": step.events}]}, f"grace:{seed}:{k}")
+    """Cut the Garage module's cases from seeded garage races, ``PER_RULE`` per rule (a
+    draft race, odd seed, gives no quick-start case)."""
+    module_cases(add, (GARAGE,), GARAGE_TESTS, "grace", garage_race, GARAGE_SEEDS,
+                 lambda rule, seed: rule == "draft.quick-start" and seed % 2 == 1)
