@@ -71,8 +71,11 @@ rulebook_engines = {"heatcore": "Reference engine (and checks)",
 rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"
-rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE"]
+rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE",
+                      "proofs.garage:CATALOGUE"]
 rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
+#: chapter id -> ``module:callable`` whose reStructuredText ends that chapter's page
+rulebook_chapter_extras = {"garage": "heatcore.garage.cards_page:cards_rst"}
 rulebook_includes = {
     "howto": "spec/schemas/HOWTO.md",
     "interpreting": "spec/schemas/INTERPRETING.md",

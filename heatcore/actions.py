@@ -143,9 +143,41 @@ class LegendShuffle:
         return f"{car_name(self.car)} legend shuffle {' '.join(map(str, self.order))}"
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseSpeed:
+    """Reveal (Garage module): the speed of each revealed choose-speed card, in the
+    canonical order of the cards played."""
+
+    car: int
+    speeds: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} speeds {' '.join(map(str, self.speeds))}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseSymbol:
+    """React (Garage module): use one ``symbol`` of the upgrade ``card`` (for Direct play,
+    play the card from the hand). ``amount`` is the number chosen for an up-to symbol
+    (cooldown, reduce stress); ``cards`` the cards a Salvage takes from the discard pile
+    (canonical order)."""
+
+    car: int
+    card: Card
+    symbol: str
+    amount: int = 0
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        more = f" {self.amount}" if self.amount else ""
+        taken = f" {' '.join(self.cards)}" if self.cards else ""
+        return f"{car_name(self.car)} {self.card} {self.symbol}{more}{taken}"
+
+
 Action = (
     Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | SectorCooldown | Boost | EndReact
-    | Slipstream | DeclineSlipstream | Discard | Shuffle | LegendShuffle
+    | Slipstream | DeclineSlipstream | Discard | Shuffle | LegendShuffle | ChooseSpeed
+    | UseSymbol
 )
 
 _ACTION_CLASSES = frozenset(Action.__args__)

@@ -9,6 +9,7 @@ from heatcore.actions import Discard, Shuffle
 from heatcore.cards import DISCARDABLE, HAND_SIZE, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
+from heatcore.garage.turn import clear_refreshed
 from heatcore.registry import implements
 from heatcore.rulings import FINISHED_DISCARD_DRAW
 from heatcore.state import RaceState, Stage, Turn
@@ -56,6 +57,8 @@ def apply_discard(state: RaceState, turn: Turn, action: Discard,
 @implements("replenish.cleanup", "replenish.discard-before-draw")
 def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     """Played cards and the basic cards found by flips go to the discard pile."""
+    if state.garage is not None:
+        state = clear_refreshed(state, turn.car)
     car = state.cars[turn.car]
     replenish = replace(turn, stage=Stage.REPLENISH)
     if car.play_area:
@@ -88,12 +91,26 @@ def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tupl
     return replace(state, shuffle=turn.car), False
 
 
+def shuffled_cards(state: RaceState, car: int) -> tuple[str, ...]:
+    """The cards the awaited shuffle of ``car`` orders: deck and discard pile, or the deck
+    alone after a Salvage (``upgrade.salvage``)."""
+    me = state.cars[car]
+    if state.garage is not None and state.garage.salvage:
+        return me.deck
+    return me.deck + me.discard
+
+
 def check_shuffle(state: RaceState, action: Shuffle) -> None:
     """Raise IllegalAction unless the shuffle is awaited for this car and is a permutation
     of its deck and discard pile."""
     if state.shuffle != action.car:
         raise IllegalAction("deck.reshuffle", "no shuffle is awaited for this car")
     car = state.cars[action.car]
+    if state.garage is not None and state.garage.salvage:
+        if Counter(action.order) != Counter(car.deck):
+            raise IllegalAction("upgrade.salvage", "a Salvage shuffles the deck alone: the "
+                                "order must hold exactly the deck's cards")
+        return
     if Counter(action.order) != Counter(car.deck + car.discard):
         raise IllegalAction("deck.reshuffle",
                             "a shuffle must order exactly the cards of the deck and discard pile")
@@ -104,5 +121,8 @@ def apply_shuffle(state: RaceState, action: Shuffle, events: list[Event]) -> Rac
     """The discard pile (and whatever the deck held) becomes the deck, in the given order."""
     car = state.cars[action.car]
     events.append(event("shuffled", action.car, cards=len(action.order)))
+    if state.garage is not None and state.garage.salvage:
+        return state.with_car(action.car, replace(car, deck=tuple(action.order)), shuffle=None,
+                              garage=replace(state.garage, salvage=False))
     new_car = replace(car, deck=tuple(action.order), discard=())
     return state.with_car(action.car, new_car, shuffle=None)

@@ -130,6 +130,9 @@ def add_race(sub: Any) -> None:
     race.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
                       help="play under this alternative of a switchable ruling "
                            "(spec/rulings.toml); repeat for several")
+    race.add_argument("--draft", action="store_true",
+                      help="garage module: draft the upgrades (three rounds, random picks) "
+                           "instead of the quick start's three random basic upgrades")
     race.set_defaults(func=run_race)
 
 
@@ -143,10 +146,17 @@ def run_race(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     if args.count > 1:
         return run_race_batch(args)
+    if args.draft and "garage" not in args.modules:
+        raise CommandError("--draft deals the garage's upgrades: add --modules garage")
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
-                         args.legends, args.aggressive, rulings=_rulings(args))
+                         args.legends, args.aggressive, rulings=_rulings(args),
+                         draft=args.draft)
     race = play(setup, seated_policy(args.policy, args.players), rng)
+    if setup.upgrades:
+        how = "drafted" if args.draft else "quick start"
+        write_text(f"Upgrades ({how}): " + "; ".join(
+            f"P{i + 1} {' '.join(ups)}" for i, ups in enumerate(setup.upgrades)) + "\n")
     write_text(play_by_play(race, legend=args.legend))
     if args.json:
         save_race(race, Path(args.json))

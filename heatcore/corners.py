@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.events import Event, event
+from heatcore.garage.symbols import adjusted_limit
+from heatcore.garage.turn import adjust
 from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
 from heatcore.rulings import SETBACK_CORNER, STRESS_SUPPLY
@@ -34,6 +36,8 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
         return state
     for line in lines:
         limit = corner_limit(state, line.number, line.limit)
+        if state.garage is not None:
+            limit = adjusted_limit(limit, adjust(state, turn.car))
         excess = corner_heat(state, line.number, turn.speed - limit)
         if excess <= 0:
             events.append(event("corner", turn.car, corner=line.number, limit=limit,

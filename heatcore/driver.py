@@ -20,6 +20,7 @@ from heatcore.actions import (
     Slipstream,
 )
 from heatcore.cards import STRESS, UPGRADE_0, VALUE, Card
+from heatcore.cleanup import shuffled_cards
 from heatcore.engine import apply, legal_actions
 from heatcore.events import Event
 from heatcore.legends import full_deck
@@ -50,7 +51,7 @@ def random_shuffle(state: RaceState, rng: random.Random) -> Shuffle | LegendShuf
         order = list(full_deck())
         rng.shuffle(order)
         return LegendShuffle(car, tuple(order))
-    return shuffle_cards(car, state.cars[car].deck + state.cars[car].discard, rng)
+    return shuffle_cards(car, shuffled_cards(state, car), rng)
 
 
 def random_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Random) -> Action:

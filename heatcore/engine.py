@@ -13,6 +13,7 @@ from heatcore.actions import (
     AdrenalineCooldown,
     AdrenalineMove,
     Boost,
+    ChooseSpeed,
     Cooldown,
     DeclineSlipstream,
     Discard,
@@ -22,6 +23,7 @@ from heatcore.actions import (
     SectorCooldown,
     Shuffle,
     Slipstream,
+    UseSymbol,
     require_action,
 )
 from heatcore.cleanup import (
@@ -37,6 +39,7 @@ from heatcore.cleanup import (
 from heatcore.corners import check_corners
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
+from heatcore.garage.turn import check_choose, settle_reveal, speed_choices
 from heatcore.legends import apply_legend_shuffle, check_legend_shuffle, legend_turn
 from heatcore.planning import apply_plan, check_plan, legal_plans, shift_gears
 from heatcore.react import apply_react, check_react, react_choices
@@ -57,10 +60,11 @@ from heatcore.values import replace
 # Enum class (``Stage.REACT``) goes through the metaclass's ``__getattr__`` hook, several
 # times slower than reading a module global, and the engine tests them at every step.
 PLAN, TURN, OVER = Phase.PLAN, Phase.TURN, Phase.OVER
-REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD = (
-    Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD)
+REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD, CHOOSE = (
+    Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD, Stage.CHOOSE)
 
-REACT_ACTIONS = (Cooldown, AdrenalineCooldown, SectorCooldown, AdrenalineMove, Boost, EndReact)
+REACT_ACTIONS = (Cooldown, AdrenalineCooldown, SectorCooldown, AdrenalineMove, Boost, EndReact,
+                 UseSymbol)
 
 
 def legal_actions(state: RaceState) -> tuple[Action, ...]:
@@ -82,6 +86,8 @@ def legal_actions(state: RaceState) -> tuple[Action, ...]:
         return slipstream_choices(state, turn.car)
     if turn.stage is DISCARD:
         return tuple(discard_choices(state, turn.car))
+    if turn.stage is CHOOSE:
+        return tuple(speed_choices(state, turn))
     return ()
 
 
@@ -126,6 +132,12 @@ def check_action(state: RaceState, action: Action) -> None:
         if not isinstance(action, Discard):
             raise IllegalAction("round.sequence", "step 8 awaits the discard choice")
         check_discard(state, action)
+    elif turn.stage is CHOOSE:
+        if not isinstance(action, ChooseSpeed):
+            raise IllegalAction("garage.choose-speed", "the reveal awaits the cards' speeds")
+        check_choose(state, turn, action)
+    elif isinstance(action, ChooseSpeed):
+        raise IllegalAction("garage.choose-speed", "no speeds are awaited now")
 
 
 def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...]]:
@@ -151,6 +163,8 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
             state = _after_slipstream(state, events)
         elif isinstance(action, Discard):
             state = apply_discard(state, turn, action, events)
+        elif isinstance(action, ChooseSpeed):
+            state = settle_reveal(state, turn, action.speeds, events)
     return _advance(state, events), tuple(events)
 
 
@@ -206,14 +220,15 @@ def _advance(state: RaceState, events: list[Event]) -> RaceState:
             else:
                 state = finish_flips(state, turn, events)
         elif stage is REACT:
-            if len(react_choices(state, turn)) > 1:
+            choices = react_choices(state, turn)
+            if len(choices) > 1 or not isinstance(choices[0], EndReact):
                 return state
             state = replace(state, turn=replace(turn, stage=SLIPSTREAM))
         elif stage is SLIPSTREAM:
             if can_slipstream(state, turn.car):
                 return state
             state = _after_slipstream(state, events)
-        elif stage is DISCARD:
+        elif stage is DISCARD or stage is CHOOSE:
             return state
         else:
             state, done = draw_to_hand_size(state, turn, events)

@@ -13,6 +13,7 @@ from heatcore.actions import (
     AdrenalineCooldown,
     AdrenalineMove,
     Boost,
+    ChooseSpeed,
     Cooldown,
     DeclineSlipstream,
     Discard,
@@ -22,19 +23,32 @@ from heatcore.actions import (
     SectorCooldown,
     Shuffle,
     Slipstream,
+    UseSymbol,
 )
-from heatcore.cards import ALL_CARDS, Card, canonical
+from heatcore.cards import ALL_CARDS, KNOWN_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
+from heatcore.garage.data import card_upgrades
+from heatcore.garage.data import symbols as garage_symbols
 from heatcore.legends import check_deck_order, colours, legend_cards
 from heatcore.rulings import DEFAULT_RULINGS, SETBACK_CORNER, Rulings, make_rulings
 from heatcore.setup import RaceSetup
-from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState, Stage, Turn, car_name
+from heatcore.state import (
+    Car,
+    Conditions,
+    Garage,
+    LegendDeck,
+    Phase,
+    RaceState,
+    Stage,
+    Turn,
+    car_name,
+)
 from heatcore.track import load_track
-from heatcore.weather import LEGENDS, MODULES, WEATHER, check_conditions
+from heatcore.weather import GARAGE, LEGENDS, MODULES, WEATHER, check_conditions
 
 STATE_FORMAT = "heatcore.state/1"
-_CARDS = frozenset(ALL_CARDS)
+_CARDS = frozenset(KNOWN_CARDS)
 _MAX_INT = 10**6
 
 
@@ -88,7 +102,28 @@ def parse_action(text: str) -> Action:
         return Shuffle(car, parse_cards(rest, "deck.reshuffle"))
     if verb == "legend" and rest[:1] == ["shuffle"] and all(w.isdigit() for w in rest[1:]):
         return LegendShuffle(car, tuple(int(w) for w in rest[1:]))
+    if verb == "slipstream" and len(rest) == 1 and rest[0][:1] == "+" and rest[0][1:].isdigit():
+        return Slipstream(car, int(rest[0][1:]))
+    if verb == "speeds" and rest and all(w.isdigit() for w in rest):
+        return ChooseSpeed(car, tuple(int(w) for w in rest))
+    if verb in card_upgrades() and rest:
+        return _symbol_action(car, verb, rest, text)
     raise MalformedInput("round.sequence", f"cannot read action {text!r}")
+
+
+def _symbol_action(car: int, card: str, rest: list[str], text: str) -> UseSymbol:
+    """``P1 G12 cooldown 2``, ``P1 G22 salvage 1 S``, ``P1 G24 direct`` ..."""
+    symbol, more = rest[0], rest[1:]
+    if symbol not in garage_symbols():
+        raise MalformedInput("garage.symbols-any-order", f"unknown symbol {symbol!r} in {text!r} "
+                             f"(symbols: {', '.join(garage_symbols())})")
+    if symbol == "salvage":
+        return UseSymbol(car, card, symbol, 0, parse_cards(more, "upgrade.salvage"))
+    if len(more) == 1 and more[0].isdigit() and int(more[0]) <= _MAX_INT:
+        return UseSymbol(car, card, symbol, int(more[0]))
+    if more:
+        raise MalformedInput("garage.symbols-any-order", f"cannot read action {text!r}")
+    return UseSymbol(car, card, symbol)
 
 
 def format_action(action: Action) -> str:
@@ -151,6 +186,9 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
     if state.legends is not None:
         out["legends"] = {"deck": list(state.legends.deck), "card": state.legends.card,
                           "aggressive": state.legends.aggressive}
+    if state.garage is not None:
+        out["garage"] = {"owned": [list(o) for o in state.garage.owned],
+                         "used": list(state.garage.used), "salvage": state.garage.salvage}
     return out
 
 
@@ -292,6 +330,26 @@ def _conditions_from(r: _Reader, modules: tuple[str, ...]) -> Conditions | None:
     return Conditions(w.get_str("token"), tuple(road))
 
 
+def _garage_from(r: _Reader, modules: tuple[str, ...], count: int) -> Garage | None:
+    if GARAGE not in modules:
+        if "garage" in r.data:
+            raise MalformedInput("garage.module", "state.garage given but module 'garage' is off")
+        return None
+    g = _Reader(r.get("garage"), "state.garage")
+    owned = g.get("owned")
+    if not isinstance(owned, list) or len(owned) != count:
+        raise MalformedInput("garage.module", "state.garage.owned lists each car's upgrades")
+    used = g.get("used")
+    if not isinstance(used, list) or not all(
+            isinstance(u, str) and len(u.split()) == 2 and u.split()[0] in card_upgrades()
+            and u.split()[1] in garage_symbols() for u in used):
+        raise MalformedInput("garage.symbols-any-order",
+                             "state.garage.used lists 'CARD SYMBOL' entries")
+    return Garage(tuple(canonical(_Reader({"o": o}, f"state.garage.owned[{i}]").get_cards(
+        "o", "garage.module")) for i, o in enumerate(owned)), tuple(sorted(used)),
+        g.get_bool("salvage"))
+
+
 def state_from_dict(data: Any) -> RaceState:
     """Build a state from JSON data. Raises MalformedInput on any unreadable field; use
     ``validity.validate`` to check the rules' invariants."""
@@ -326,7 +384,7 @@ def state_from_dict(data: Any) -> RaceState:
                                                       conditions is not None, reach),
         shuffle=None if shuffle is None else parse_car(shuffle),
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
-        legends=legends,
+        legends=legends, garage=_garage_from(r, modules, len(cars)),
         rulings=rulings,
     )
 
@@ -365,6 +423,8 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
     if setup.legends:
         out["legends"] = {"cars": setup.legends, "deck": list(setup.legend_deck),
                           "aggressive": setup.aggressive}
+    if setup.upgrades:
+        out["upgrades"] = [list(u) for u in setup.upgrades]
     return out
 
 
@@ -385,7 +445,18 @@ def setup_from_dict(data: Any) -> RaceSetup:
                                  for i, d in enumerate(decks)),
                      modules=modules, weather=conditions.weather if conditions else None,
                      road=conditions.road if conditions else (), **legends,
-                     rulings=rulings_from(r.data.get("rulings"), "setup.rulings"))
+                     rulings=rulings_from(r.data.get("rulings"), "setup.rulings"),
+                     upgrades=_setup_upgrades(r, modules))
+
+
+def _setup_upgrades(r: _Reader, modules: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    if GARAGE not in modules:
+        return ()
+    raw = r.get("upgrades")
+    if not isinstance(raw, list) or not all(
+            isinstance(u, list) and all(isinstance(c, str) for c in u) for u in raw):
+        raise MalformedInput("garage.module", "setup.upgrades must list each player's cards")
+    return tuple(tuple(u) for u in raw)
 
 
 def _setup_legends(r: _Reader, modules: tuple[str, ...]) -> dict[str, Any]:

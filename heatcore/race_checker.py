@@ -36,6 +36,7 @@ from heatcore.actions import (
     AdrenalineCooldown,
     AdrenalineMove,
     Boost,
+    ChooseSpeed,
     Cooldown,
     DeclineSlipstream,
     Discard,
@@ -45,6 +46,7 @@ from heatcore.actions import (
     SectorCooldown,
     Shuffle,
     Slipstream,
+    UseSymbol,
 )
 from heatcore.conformance.steering import Policy as Policy
 from heatcore.conformance.steering import aggressive_policy as aggressive_policy
@@ -72,8 +74,11 @@ def is_legal(state: RaceState, action: Action) -> bool:
         if state.is_legend(car):
             return (isinstance(action, LegendShuffle) and action.car == car
                     and sorted(action.order) == list(range(1, 11)))
+        pool = state.cars[car].deck + state.cars[car].discard
+        if state.garage is not None and state.garage.salvage:  # upgrade.salvage: deck alone
+            pool = state.cars[car].deck
         return (isinstance(action, Shuffle) and action.car == car and
-                Counter(action.order) == Counter(state.cars[car].deck + state.cars[car].discard))
+                Counter(action.order) == Counter(pool))
     return action in legal_actions(state)
 
 
@@ -192,6 +197,10 @@ def _rules_of_action(model: RaceModel, action: Action) -> set[str]:
         return {"weather.cooling-bonus"}
     if isinstance(action, LegendShuffle):
         return {"legend.deck"}
+    if isinstance(action, ChooseSpeed):
+        return {"garage.choose-speed"}
+    if isinstance(action, UseSymbol):
+        return {f"upgrade.{action.symbol}", "garage.symbols-any-order"}
     return {"deck.reshuffle"}
 
 
@@ -247,6 +256,8 @@ def compare_state(model: RaceModel, state: RaceState) -> None:
     if state.legends is not None:
         differ(None, "legend_deck", state.legends.deck, tuple(model.legend_deck))
         differ(None, "legend_card", state.legends.card, model.legend_card)
+    if state.garage is not None and turn is not None:  # garage.symbols-any-order
+        differ(turn.car, "used", state.garage.used, tuple(sorted(turn.used.elements())))
 
 
 def compare_events(model: RaceModel, events: tuple[Event, ...]) -> None:
@@ -438,7 +449,7 @@ def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> Ra
     and policies cycled: uniform random, aggressive, clutter, mixed, greedy), checking every
     step with :class:`RaceChecker`. With ``modules``, the races play them (with Legends,
     one to three players and Legends up to the cycled car count, aggressive every other
-    race)."""
+    race; with the Garage, a draft every other race, else the quick start)."""
     from heatcore.driver import greedy_policy, random_policy
     from heatcore.setup import random_setup
 
@@ -454,7 +465,7 @@ def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> Ra
             players = min(cars - 1, 1 + k % 3)
             legends = cars - players
         setup = random_setup(ids[k % len(ids)], players, rng, laps=1, modules=modules,
-                             legends=legends, aggressive=bool(k % 2))
+                             legends=legends, aggressive=bool(k % 2), draft=bool(k % 2))
         checker, final, _ = check_race(setup, policies[k % len(policies)], rng)
         batch.races += 1
         batch.steps += checker.steps

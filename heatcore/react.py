@@ -10,10 +10,12 @@ from heatcore.actions import (
     Cooldown,
     EndReact,
     SectorCooldown,
+    UseSymbol,
 )
 from heatcore.cards import HEAT, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
+from heatcore.garage.turn import apply_symbol, check_symbol, mandatory_pending, symbol_choices
 from heatcore.placement import landing, move_car
 from heatcore.registry import implements
 from heatcore.rulings import BLOCKED_EXTRA_MOVE
@@ -51,6 +53,10 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
         out.append(AdrenalineMove(turn.car))
     if not turn.boosted and (car.engine >= 1 or free_boost(state, turn.car)):
         out.append(Boost(turn.car))
+    if state.garage is not None:
+        out += symbol_choices(state, turn)
+        if mandatory_pending(state, turn):
+            return out
     out.append(EndReact(turn.car))
     return out
 
@@ -58,6 +64,13 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
 def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     """Raise IllegalAction naming the rule if the react action is not open now."""
     car = state.cars[turn.car]
+    if isinstance(action, UseSymbol):
+        if state.garage is None:
+            raise IllegalAction("garage.module", "upgrade symbols need the Garage module")
+        check_symbol(state, turn, action)
+    elif (isinstance(action, EndReact) and state.garage is not None
+          and mandatory_pending(state, turn)):
+        raise IllegalAction("garage.mandatory", "a mandatory symbol (Scrap) is still unused")
     cooling = isinstance(action, Cooldown | AdrenalineCooldown | SectorCooldown)
     if cooling and not cooldown_allowed(state, turn.car):
         raise IllegalAction("weather.no-cooldown", "no cooldown in this weather sector")
@@ -126,5 +139,7 @@ def apply_react(state: RaceState, turn: Turn, action: Action, events: list[Event
         events.append(event("paid-heat", turn.car, amount=1, cause="boost"))
         new_car = replace(car, engine=car.engine - 1, discard=canonical((*car.discard, HEAT)))
         return state.with_car(turn.car, new_car, turn=boost)
+    if isinstance(action, UseSymbol):
+        return apply_symbol(state, turn, action, events)
     assert isinstance(action, EndReact)
     return replace(state, turn=replace(turn, stage=Stage.SLIPSTREAM))

@@ -7,9 +7,10 @@ as plain text that fits in 100 columns. :data:`LEGEND` says what the abbreviatio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from heatcore.actions import Action, AdrenalineCooldown
+from heatcore.actions import Action, AdrenalineCooldown, UseSymbol
 from heatcore.driver import Race
 from heatcore.engine import apply
 from heatcore.events import Event
@@ -187,7 +188,7 @@ class _Reader:
             by = ev.get("by")
             if by != "cards":
                 turn.notes.append(f"{by} +{ev.get('spaces')}")
-                if by in ("boost", "adrenaline"):
+                if by in ("boost", "adrenaline", "direct", "accelerate"):
                     turn.speed += ev.get("spaces")
             self.boosting = False
         elif k == "paid-heat":
@@ -211,9 +212,24 @@ class _Reader:
             turn.notes.append("cluttered hand: no move, gear 1")
         elif k == "cooled":
             source = "adrenaline cooldown" if isinstance(cause, AdrenalineCooldown) else "cooldown"
+            if isinstance(cause, UseSymbol):
+                source = f"{cause.card} cooldown"
             turn.notes.append(f"{source} {ev.get('amount')}")
+        elif k in GARAGE_NOTES:  # the Garage's symbols
+            turn.notes.append(GARAGE_NOTES[k](ev))
         elif k == "crossed-finish":
             turn.finished = True
+
+
+#: How the play-by-play names each Garage event.
+GARAGE_NOTES: dict[str, Callable[[Event], str]] = {
+    "upgrade-unpaid": lambda ev: f"{ev.get('card')} unpaid: discarded, flip instead",
+    "played-direct": lambda ev: f"{ev.get('card')} played direct",
+    "reduced-stress": lambda ev: f"reduce stress {ev.get('amount')}",
+    "scrapped": lambda ev: f"scrap {len(ev.get('cards'))}",
+    "salvaged": lambda ev: f"salvage {' '.join(ev.get('cards'))}",
+    "refresh-chosen": lambda ev: f"{ev.get('card')} refresh",
+}
 
 
 def race_rounds(race: Race) -> list[RoundReport]:

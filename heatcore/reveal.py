@@ -21,6 +21,10 @@ def reveal(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
         events.append(event("cluttered", turn.car, gear=1))
         new_car = replace(car, gear=1, discard=canonical(car.discard + car.played), played=())
         return state.with_car(turn.car, new_car, turn=replace(turn, stage=Stage.REPLENISH))
+    if state.garage is not None:
+        from heatcore.garage.turn import reveal_upgrades
+
+        return reveal_upgrades(state, turn, events)
     speed = sum(VALUE[c] for c in car.played)
     flips = car.played.count(STRESS)
     return replace(state, turn=replace(turn, stage=Stage.REVEAL, speed=speed, to_move=speed,

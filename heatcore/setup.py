@@ -13,13 +13,23 @@ from dataclasses import dataclass
 from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event, event
+from heatcore.garage.data import garage_deck, in_deck
+from heatcore.garage.draft import (
+    ALL_DECKS,
+    BASIC_DECK,
+    check_upgrades,
+    quick_start,
+    run_draft,
+    start_draft,
+)
 from heatcore.legends import check_deck_order, colours, full_deck, legend_car
 from heatcore.registry import implements
 from heatcore.rounds import start_round
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
-from heatcore.state import Car, Conditions, LegendDeck, Phase, RaceState
+from heatcore.state import Car, Conditions, Garage, LegendDeck, Phase, RaceState
 from heatcore.track import Track, load_track
 from heatcore.weather import (
+    GARAGE,
     LEGENDS,
     MODULES,
     WEATHER,
@@ -46,8 +56,9 @@ class RaceSetup:
     """How a race starts: track, laps, the grid (cars pole first) and each shuffled deck;
     the modules played and their chance outcomes (weather module: the weather token and
     the road token drawn for each corner, in corner order; Legends module: how many Legend
-    cars follow the players' cars, the Legend deck's order and the aggressive option); and
-    the rulings it is played under (the defaults unless chosen)."""
+    cars follow the players' cars, the Legend deck's order and the aggressive option; Garage
+    module: each player's three upgrades by market name, as drafted or dealt); and the
+    rulings it is played under (the defaults unless chosen)."""
 
     track: str
     players: int
@@ -60,6 +71,7 @@ class RaceSetup:
     legends: int = 0
     legend_deck: tuple[int, ...] = ()
     aggressive: bool = False
+    upgrades: tuple[tuple[str, ...], ...] = ()
 
     @property
     def cars(self) -> int:
@@ -100,6 +112,10 @@ def check_modules(setup: RaceSetup, track: Track) -> None:
         check_deck_order(setup.legend_deck)
     elif setup.legends or setup.legend_deck or setup.aggressive:
         raise MalformedInput("weather.module", "Legends given but module 'legends' is off")
+    if GARAGE in setup.modules:
+        check_upgrades(setup.upgrades, setup.players)
+    elif setup.upgrades:
+        raise MalformedInput("garage.module", "upgrades given but module 'garage' is off")
 
 
 def check_setup(setup: RaceSetup, track: Track) -> None:
@@ -116,8 +132,9 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
     if len(setup.decks) != setup.players:
         raise MalformedInput("setup.deck", "one shuffled deck per car is needed")
     check_modules(setup, track)
-    expected = Counter(starting_cards(track, setup.weather if setup.conditions else None).deck)
+    core = starting_cards(track, setup.weather if setup.conditions else None).deck
     for index, deck in enumerate(setup.decks):
+        expected = Counter(garage_deck(core, setup.upgrades[index]) if setup.upgrades else core)
         if Counter(deck) != expected:
             raise MalformedInput("setup.deck", f"deck of P{index + 1} is not the starting deck")
 
@@ -152,18 +169,23 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
                       supply=supply, round=0, phase=Phase.PLAN, order=(), cursor=0,
                       modules=setup.modules, conditions=conditions,
                       legends=LegendDeck(setup.legend_deck, None, setup.aggressive)
-                      if LEGENDS in setup.modules else None, rulings=setup.rulings)
+                      if LEGENDS in setup.modules else None, rulings=setup.rulings,
+                      garage=Garage(tuple(canonical(tuple(in_deck(u) for u in ups))
+                                          for ups in setup.upgrades) + ((),) * setup.legends)
+                      if GARAGE in setup.modules else None)
     state = start_round(state, events)
     return state, tuple(events)
 
 
 def random_setup(track_id: str, players: int, rng: random.Random,
                  laps: int | None = None, modules: tuple[str, ...] = (), legends: int = 0,
-                 aggressive: bool = False, rulings: Rulings = DEFAULT_RULINGS) -> RaceSetup:
+                 aggressive: bool = False, rulings: Rulings = DEFAULT_RULINGS,
+                 draft: bool = False, basic_only: bool = False) -> RaceSetup:
     """A setup with grid order, decks and the modules' chance outcomes drawn from ``rng``
     (with no module, exactly the draws of the core race), played under ``rulings``. With
     the Legends module, ``legends`` Legends (at least 1) follow the ``players`` players'
-    cars."""
+    cars. With the Garage module, the upgrades come from a quick start, or with ``draft``
+    from a draft with random picks (from the basic deck alone with ``basic_only``)."""
     track = load_track(track_id)
     weather: str | None = None
     road: tuple[str, ...] = ()
@@ -182,11 +204,20 @@ def random_setup(track_id: str, players: int, rng: random.Random,
         legends = 0
     grid = list(range(players + legends))
     rng.shuffle(grid)
+    upgrades: tuple[tuple[str, ...], ...] = ()
+    if GARAGE in modules and draft:
+        drafted, _ = run_draft(start_draft(tuple(grid), players,
+                                           BASIC_DECK if basic_only else ALL_DECKS), rng)
+        upgrades = drafted.picks
+    elif GARAGE in modules:
+        upgrades = quick_start(players, rng)
     decks = []
-    for _ in range(players):
+    for index in range(players):
         deck = list(starting_cards(track, weather).deck)
+        if upgrades:
+            deck = list(garage_deck(tuple(deck), upgrades[index]))
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return RaceSetup(track_id, players, laps if laps is not None else track.laps, tuple(grid),
                      tuple(decks), modules, weather, road, legends, legend_deck,
-                     aggressive and LEGENDS in modules, rulings)
+                     aggressive and LEGENDS in modules, rulings=rulings, upgrades=upgrades)

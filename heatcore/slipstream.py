@@ -5,6 +5,7 @@ from __future__ import annotations
 from heatcore.actions import DeclineSlipstream, Slipstream
 from heatcore.errors import IllegalAction
 from heatcore.events import Event
+from heatcore.garage.turn import slipstream_extras
 from heatcore.placement import move_car, occupied
 from heatcore.react import extra_move_open
 from heatcore.registry import implements
@@ -36,6 +37,9 @@ def can_slipstream(state: RaceState, car: int) -> bool:
 def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | DeclineSlipstream, ...]:
     """Slipstream (then slipstream with the sector's bonus, if any), then no slipstream."""
     bonus = slipstream_bonus(state, car)
+    if state.garage is not None:
+        return (*(Slipstream(car, e) for e in slipstream_extras(state, car, bonus)),
+                DeclineSlipstream(car))
     if bonus:
         return (Slipstream(car), Slipstream(car, bonus), DeclineSlipstream(car))
     return (Slipstream(car), DeclineSlipstream(car))
@@ -43,7 +47,12 @@ def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | Decline
 
 def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
     """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
-    if isinstance(action, Slipstream) and action.extra not in (0, slipstream_bonus(
+    if isinstance(action, Slipstream) and state.garage is not None:
+        if action.extra not in slipstream_extras(state, action.car,
+                                                 slipstream_bonus(state, action.car)):
+            raise IllegalAction("upgrade.slipstream", f"no slipstream of +{action.extra}: the "
+                                "extras are sums of the cards' Slipstream +N and the sector's")
+    elif isinstance(action, Slipstream) and action.extra not in (0, slipstream_bonus(
             state, action.car)):
         raise IllegalAction("road.slipstream-boost",
                             f"no slipstream bonus of +{action.extra} where the car stands")

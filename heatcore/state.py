@@ -29,6 +29,7 @@ class Stage(StrEnum):
     SLIPSTREAM = "slipstream"  # waiting for the slipstream choice
     DISCARD = "discard"  # waiting for the discard choice
     REPLENISH = "replenish"  # drawing back to 7
+    CHOOSE = "choose"  # garage module: the speeds of the revealed choose-speed cards awaited
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,17 @@ class LegendDeck:
 
 
 @dataclass(frozen=True, slots=True)
+class Garage:
+    """Garage module: the upgrade cards each car owns (deck tokens, canonical; a Heat
+    upgrade is ``H``), the symbols used this turn (``"G12 cooldown"``, sorted, one entry per
+    use) and whether the awaited shuffle is a Salvage's (the deck alone is shuffled)."""
+
+    owned: tuple[tuple[str, ...], ...]
+    used: tuple[str, ...] = ()
+    salvage: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class RaceState:
     """The whole race at one moment.
 
@@ -127,6 +139,7 @@ class RaceState:
     conditions: Conditions | None = None
     legends: LegendDeck | None = None
     rulings: Rulings = DEFAULT_RULINGS
+    garage: Garage | None = None
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json

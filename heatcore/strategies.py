@@ -142,10 +142,10 @@ def module_setups(draw: st.DrawFn, modules: st.SearchStrategy[tuple[str, ...]] |
     chosen by Hypothesis: the weather token, the road token of each corner (drawn from the
     bag of 12), the Legend deck's order, Legends filling up to 2-6 cars, the option."""
     from heatcore.legends import full_deck
-    from heatcore.weather import LEGENDS, MODULES, WEATHER, road_bag, weather_tokens
+    from heatcore.weather import GARAGE, LEGENDS, WEATHER, road_bag, weather_tokens
 
     chosen = draw(modules if modules is not None else st.sampled_from(
-        [(WEATHER,), (LEGENDS,), MODULES]))
+        [(WEATHER,), (LEGENDS,), (WEATHER, LEGENDS)]))
     base = draw(race_setups(laps=laps))
     track = load_track(base.track)
     setup = replace(base, modules=chosen)
@@ -164,6 +164,16 @@ def module_setups(draw: st.DrawFn, modules: st.SearchStrategy[tuple[str, ...]] |
                         grid=tuple(draw(st.permutations(range(players + legends)))),
                         legend_deck=tuple(draw(st.permutations(full_deck()))),
                         aggressive=draw(st.booleans()))
+    if GARAGE in chosen:  # the upgrades dealt from the whole box, decks shuffled with them
+        from heatcore.garage.data import box, garage_deck
+        from heatcore.garage.draft import ALL_DECKS, by_type
+        from heatcore.weather import starting_cards
+
+        dealt = draw(st.permutations(box(ALL_DECKS)))
+        upgrades = tuple(by_type(dealt[3 * i:3 * i + 3]) for i in range(setup.players))
+        core = starting_cards(track, setup.weather if WEATHER in chosen else None).deck
+        decks = tuple(tuple(draw(st.permutations(garage_deck(core, ups)))) for ups in upgrades)
+        setup = replace(setup, upgrades=upgrades, decks=decks)
     return setup
 
 
@@ -176,7 +186,9 @@ def shuffles(state: RaceState) -> st.SearchStrategy[Shuffle | LegendShuffle]:
         from heatcore.legends import full_deck
 
         return st.permutations(full_deck()).map(lambda order: LegendShuffle(car, tuple(order)))
-    cards = canonical(state.cars[car].deck + state.cars[car].discard)
+    from heatcore.cleanup import shuffled_cards
+
+    cards = canonical(shuffled_cards(state, car))
     return st.permutations(cards).map(lambda order: Shuffle(car, tuple(order)))
 
 

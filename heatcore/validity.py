@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from enum import Flag, auto
 
-from heatcore.cards import ALL_CARDS, BOX_STRESS, HEAT, STRESS, canonical, fixed_cards
+from heatcore.cards import BOX_STRESS, HEAT, KNOWN_CARDS, STRESS, canonical, fixed_cards
 from heatcore.errors import InvalidState
+from heatcore.garage.turn import garage_cards
 from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
 from heatcore.rounds import standing
 from heatcore.rulings import STRESS_SUPPLY
@@ -20,6 +21,7 @@ class Problem(Flag):
     NONE = 0
     UNKNOWN_CARD = auto()  # setup.deck
     CARD_COUNT = auto()  # setup.deck: each car's non-Heat, non-Stress cards never change
+    #   (garage.module: 12 basic cards and the car's own upgrades)
     HEAT_COUNT = auto()  # setup.engine: engine+hand+deck+discard+play area = track heat + 1
     #   (weather.setup-change: Fog +1, Snow -1)
     STRESS_COUNT = auto()  # setup.stress-supply: stress in decks + supply = the box's 37
@@ -54,13 +56,15 @@ def _cards_problems(state: RaceState) -> Problem:
     fixed = fixed_cards()
     stress_total = state.supply
     heat, stress = heat_per_car(state), stress_per_deck(state)
-    for car in state.cars:
+    for index, car in enumerate(state.cars):
         every = car.hand + car.deck + car.discard + car.played + car.flipped
+        if state.garage is not None:  # garage.module: the car's own upgrades, its Heat
+            fixed, heat = garage_cards(state, index)
         if car.legend is not None:
             if every or car.engine or car.gear != 1 or state.legends is None:
                 found |= Problem.LEGEND
             continue
-        if any(c not in ALL_CARDS for c in every):
+        if any(c not in KNOWN_CARDS for c in every):
             found |= Problem.UNKNOWN_CARD
         counts = Counter(every)
         if Counter({c: n for c, n in counts.items() if c not in (HEAT, STRESS)}) != fixed:
@@ -102,8 +106,12 @@ def _phase_problems(state: RaceState) -> Problem:
     if state.turn is not None and (not 0 <= state.cursor < len(state.order)
                                    or state.turn.car != state.order[state.cursor]):
         found |= Problem.PHASE
+    salvage = state.garage is not None and state.garage.salvage  # upgrade.salvage
+    if salvage and state.shuffle is None:
+        found |= Problem.PHASE
     if state.shuffle is not None and (
-            state.shuffle >= len(state.cars) or state.cars[state.shuffle].deck):
+            state.shuffle >= len(state.cars) or (state.cars[state.shuffle].deck
+                                                 and not salvage)):
         found |= Problem.PHASE
     elif state.shuffle is not None and state.is_legend(state.shuffle) and (
             state.legends is None or state.legends.deck):

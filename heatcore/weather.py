@@ -21,8 +21,9 @@ from heatcore.track import Track
 
 WEATHER = "weather"
 LEGENDS = "legends"
+GARAGE = "garage"
 #: Every module heatcore knows, in canonical order.
-MODULES: tuple[str, ...] = (WEATHER, LEGENDS)
+MODULES: tuple[str, ...] = (WEATHER, LEGENDS, GARAGE)
 
 #: Sector effects (the weather's, read through a Weather road token, and the sector tokens').
 NO_COOLDOWN = "no-cooldown"

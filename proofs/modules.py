@@ -18,16 +18,20 @@ engine; the rules are encoded from the spec's words. Three proofs:
   where the turn started (BGA bugs 102781, 103496).
 
 ``refines_*`` tie the encodings to the engine by evaluating them on concrete values.
+The Garage's proofs (``garage-accelerate``, ``garage-adjust``, ``garage-unpayable-heat``)
+live in :mod:`proofs.garage` and are registered here with the others.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
+from proofs import garage
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
 LEGEND_CONTROLS = ("legend-no-stop", "legend-helmet-overshoot")
@@ -217,10 +221,11 @@ def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
     return out
 
 
-PROOFS = {
+PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
     "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),
     "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
     "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
+    **garage.PROOFS,  # the Garage's symbol arithmetic (proofs.garage)
 }
 
 
@@ -229,7 +234,7 @@ def run(track_ids: tuple[str, ...] = BASE_TRACKS) -> dict[tuple[str, str, str | 
     out: dict[tuple[str, str, str | None], str] = {}
     for name, (prove, controls) in PROOFS.items():
         for track in track_ids:
-            out[(name, track, None)] = str(prove(track))
+            out[(name, track, None)] = str(prove(track, None))
             for control in controls:
                 out[(name, track, control)] = str(prove(track, control))
     return out

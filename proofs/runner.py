@@ -347,6 +347,32 @@ def format_table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def modules_main(tracks: list[str] | None) -> int:
+    """``heatcore prove --modules``: each module proof must be unsat on every track; each
+    control must be caught (sat) on at least one track (some bugs cannot show on every
+    board, e.g. a Legend that never reaches a second corner line on USA)."""
+    from proofs import modules
+
+    chosen = tuple(t for t in (tracks or BASE_TRACKS) if "@" not in t) or BASE_TRACKS
+    results = modules.run(chosen)
+    caught: dict[tuple[str, str], bool] = {}
+    failed = 0
+    for (proof, track, control), result in sorted(results.items(), key=lambda kv: (
+            kv[0][0], kv[0][1], kv[0][2] or "")):
+        if control is None:
+            ok = result == "unsat"
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {proof:26} {track:14} (proof) {result}")
+        else:
+            caught[(proof, control)] = caught.get((proof, control), False) or result == "sat"
+    for (proof, control), was in sorted(caught.items()):
+        failed += not was
+        print(f"{'ok  ' if was else 'FAIL'} {proof:26} control {control}: "
+              f"{'caught' if was else 'never caught'}")
+    print(f"{failed} failed")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
     from proofs.miner import SITUATIONS
@@ -367,6 +393,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="each proof's result on stderr as it finishes (auto: when "
                              "stderr is a terminal)")
     parser.add_argument("--list", action="store_true", help="list the proofs and exit")
+    parser.add_argument("--modules", action="store_true",
+                        help="run the modules' proofs (Legends, weather sectors, the Garage's "
+                             "symbol arithmetic) and their controls instead")
     parser.add_argument("--refine", type=positive, metavar="N",
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
@@ -378,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", metavar="DIR", default="mined",
                         help="folder for the witness fixtures")
     args = parser.parse_args(argv)
+    if args.modules:
+        return modules_main(args.track)
     if args.refine is not None:
         if args.refine < 1:
             parser.error("--refine needs a positive number of turns")
@@ -396,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
                 if p.kind == kind:
                     print(f"  {p.id}: {p.claim}\n      rules: {', '.join(p.rules)}\n"
                           f"      controls: {', '.join(p.controls)}")
+        from proofs.garage import CATALOGUE as GARAGE_PROOFS
+
+        print("module proofs (heatcore prove --modules):")
+        for item in GARAGE_PROOFS:
+            print(f"  {item.id}: {item.claim}\n      rules: {', '.join(item.rules)}\n"
+                  f"      controls: {', '.join(item.controls)}")
         print("\nsituations for --mine:")
         for sit in SITUATIONS:
             print(f"  {sit.id}: {sit.description} ({', '.join(sit.rules)})")

@@ -57,8 +57,8 @@ def test_the_core_race_is_unchanged_when_no_module_is_on() -> None:
 def test_unknown_or_misordered_modules_are_refused_with_the_rule() -> None:
     setup = random_setup("usa", 2, random.Random(1))
     with pytest.raises(MalformedInput) as bad:
-        start_race(replace(setup, modules=("garage",)))
-    assert bad.value.rule == "weather.module" and "garage" in str(bad.value)
+        start_race(replace(setup, modules=("championship",)))
+    assert bad.value.rule == "weather.module" and "championship" in str(bad.value)
     with pytest.raises(MalformedInput):
         start_race(replace(setup, modules=("legends", "weather")))
     with pytest.raises(MalformedInput):  # tokens given for a module that is off

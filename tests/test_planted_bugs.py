@@ -106,7 +106,7 @@ def fixtures_catching(bug: Planted, first: bool = True) -> list[str]:
 
 #: Chapters of optional modules: their rules have no planted bug yet (the matrix covers the
 #: core race).
-MODULE_CHAPTERS = frozenset({"weather", "legends"})
+MODULE_CHAPTERS = frozenset({"weather", "legends", "garage"})
 
 
 def core_rules() -> list[str]:

@@ -20,7 +20,7 @@ import heatcore.validity  # noqa: F401  (imports register @implements)
 from heatcore.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE_CHAPTERS = {"weather", "legends"}
+MODULE_CHAPTERS = {"weather", "legends", "garage"}
 #: Where each ruleset's engine lives (for the check that errors name known IDs).
 PACKAGES = {"heat": ROOT / "heatcore", "rallyman-gt": ROOT / "heatcore" / "rallyman"}
 

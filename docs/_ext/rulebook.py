@@ -473,6 +473,9 @@ class Generator:
         if chapter.summary:
             out.append(escape(chapter.summary) + "\n\n")
         out += [self.entry(rule_id, "-") for rule_id in chapter.rule_ids]
+        extra = self.app.config.rulebook_chapter_extras.get(chapter.id)
+        if extra:  # a ``module:callable`` returning more of the chapter (e.g. card tables)
+            out.append(_resolve(extra)())
         return "".join(out)
 
     def rulings_page(self) -> str:
@@ -919,6 +922,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # one ``module:attribute``, or a list (one per ruleset)
     app.add_config_value("rulebook_catalogue", "", "env", types=[str, list])
     app.add_config_value("rulebook_includes", {}, "env")
+    app.add_config_value("rulebook_chapter_extras", {}, "env")
     app.add_config_value("rulebook_keep", [], "env")
     # the source documents (a TOML file under the root) and the engines' module prefixes
     app.add_config_value("rulebook_sources", "", "env")

@@ -810,7 +810,8 @@ def _safe(pred: Callable[[Step], bool], step: Step) -> bool:
 
 #: The stages of :func:`all_cases`, for a progress display.
 CASE_STAGES = ("seed examples", "cases from seeded races", "rejections", "crafted states",
-               "hand over the limit", "weather, road conditions and Legends", "steered races",
+               "hand over the limit", "weather, road conditions, Legends and the Garage",
+               "steered races",
                "Z3 witnesses")
 
 
@@ -822,6 +823,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     starts."""
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
+        garage_cases,
         legend_cases,
         mined_legend_cases,
         regression_cases,
@@ -852,6 +854,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         stage(CASE_STAGES[5])
         weather_cases(builder.add)
         legend_cases(builder.add)
+        garage_cases(builder.add)
         regression_cases(binding, builder.add)
         mined_legend_cases(binding, builder.add)
         stage(CASE_STAGES[6])

@@ -19,6 +19,7 @@ from heatcore.track import load_track, track_ids
 from heatcore.validity import validate
 from heatcore.values import replace
 from heatcore.weather import (
+    GARAGE,
     LEGENDS,
     WEATHER,
     corner_token,
@@ -243,13 +244,17 @@ def legend_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
 
 def module_cases(add: Callable[[str, str, str, JSON, JSON, str], None],
                  modules: tuple[str, ...], tests: dict[str, tuple[str, Test, bool]],
-                 tag: str) -> None:
-    """Cut ``PER_RULE`` cases per rule of ``tests`` from seeded races with ``modules``."""
+                 tag: str, races: Callable[[int], RandomRace] | None = None,
+                 seeds: range = MODULE_SEEDS,
+                 skip: Callable[[str, int], bool] = lambda rule, seed: False) -> None:
+    """Cut ``PER_RULE`` cases per rule of ``tests`` from seeded races with ``modules``
+    (``races(seed)``, by default :func:`module_race`), leaving out a rule's cases from the
+    races ``skip(rule, seed)`` names."""
     found: dict[str, int] = dict.fromkeys(tests, 0)
-    for seed in MODULE_SEEDS:
+    for seed in seeds:
         if all(n >= PER_RULE for n in found.values()):
             break
-        race = module_race(seed, modules)
+        race = races(seed) if races is not None else module_race(seed, modules)
         for k, step in enumerate(race.steps):
             wanted = [r for r, n in found.items() if n < PER_RULE]
             if not wanted:
@@ -257,7 +262,7 @@ def module_cases(add: Callable[[str, str, str, JSON, JSON, str], None],
             value = state_from_dict(step.before)
             for rule in wanted:
                 text, test, legal = tests[rule]
-                if not test(step, value):
+                if skip(rule, seed) or not test(step, value):
                     continue
                 found[rule] += 1
                 where = f"{'+'.join(modules)} race {seed} ({race.label}), step {k}"
@@ -380,3 +385,159 @@ def mined_legend_cases(binding: HeatBinding,
                 f"before the second corner line ({track})", data,
                 {"steps": [{"action": "P1 gear 1 play 1", "state": after, "events": events}]},
                 f"mined:legend-second-corner:{track}:{number}")
+
+
+# ---------------------------------------------------------------- the Garage
+
+#: Seeds of the garage races the cases are cut from (draft on odd seeds, else quick start).
+GARAGE_SEEDS = range(2000, 2120)
+#: The first type number of the advanced deck (only a draft deals it).
+ADVANCED_FROM = 18
+
+
+def garage_race(seed: int) -> RandomRace:
+    """Garage race ``seed``: track, car count and policy drawn from the seed, one lap."""
+    tracks = track_ids()
+    rng = random.Random(seed)
+    players = 2 + (seed // len(tracks)) % 5
+    setup = random_setup(tracks[seed % len(tracks)], players, rng, laps=1,
+                         modules=(GARAGE,), draft=bool(seed % 2))
+    policy = greedy_policy if seed % 3 == 0 else random_policy
+    return record_race(seed, setup, policy, policy.__name__, rng)
+
+
+def _acts(word: str) -> Test:
+    """The step's action uses an upgrade symbol (``P1 G12 cooldown 2``)."""
+    return lambda s, v: len(s.action.split()) >= 3 and s.action.split()[1].startswith(
+        "G") and s.action.split()[2] == word
+
+
+def _event(kind: str) -> Test:
+    return lambda s, v: any(e["kind"] == kind for e in s.events)
+
+
+def _first_plan(draft: bool | None) -> Test:
+    """The first plan of a garage race (a draft race, a quick-start race, or either)."""
+    def test(step: Step, state: RaceState) -> bool:
+        if state.round != 1 or state.cursor != 0 or _stage(state) != "":
+            return False
+        owned = [c for cards in (state.garage.owned if state.garage else ()) for c in cards]
+        advanced = any(c != "H" and int(c[1:]) >= ADVANCED_FROM for c in owned)
+        # an advanced card shows a draft; the quick start is recognised by its seed
+        return draft is None or advanced == draft or (draft is False and not advanced)
+    return test
+
+
+def _played(symbol: str) -> Test:
+    """The acting car has an upgrade with ``symbol`` in its play area (state before)."""
+    from heatcore.garage.symbols import amount
+
+    def test(step: Step, state: RaceState) -> bool:
+        turn = state.turn
+        return turn is not None and any(amount(c, symbol)
+                                        for c in state.cars[turn.car].played)
+    return test
+
+
+def _short_scrap(step: Step, state: RaceState) -> bool:
+    from heatcore.garage.symbols import amount
+
+    if not _acts("scrap")(step, state) or state.turn is None:
+        return False
+    return len(state.cars[state.turn.car].deck) < amount(step.action.split()[1], "scrap")
+
+
+def _react_symbols(step: Step, state: RaceState) -> bool:
+    return _stage(state) == "react" and sum(" G" in a for a in step.legal) >= 2
+
+
+def _mandatory_open(step: Step, state: RaceState) -> bool:
+    return (_stage(state) == "react" and any(a.endswith(" scrap") for a in step.legal)
+            and not any(a.endswith("end react") for a in step.legal))
+
+
+def _heat_upgrade_owned(step: Step, state: RaceState) -> bool:
+    return _first_plan(None)(step, state) and state.garage is not None and any(
+        "H" in owned for owned in state.garage.owned)
+
+
+def _card_slipstream(step: Step, state: RaceState) -> bool:
+    return " slipstream +" in step.action
+
+
+#: The Garage module's rules, as :data:`WEATHER_TESTS`.
+GARAGE_TESTS: dict[str, tuple[str, Test, bool]] = {
+    "garage.module": ("A garage race: the first plan, upgrades in hand and deck",
+                      _first_plan(None), True),
+    "garage.decks": ("An upgrade card is played in step 2",
+                     lambda s, v: " play " in s.action and " G" in s.action, False),
+    "garage.symbols-any-order": ("Several upgrade symbols are open at once in React",
+                                 _react_symbols, True),
+    "garage.mandatory": ("A Scrap is pending: React cannot end before it", _mandatory_open,
+                         True),
+    "garage.choose-speed": ("A choose-speed card's value is chosen at reveal",
+                            lambda s, v: " speeds " in s.action, False),
+    "upgrade.heat": ("A played card's Heat symbol is paid from the engine",
+                     lambda s, v: any(e["kind"] == "paid-heat" and e["cause"] == "upgrade"
+                                      for e in s.events), False),
+    "upgrade.heat-unpayable": ("A card whose Heat cannot be paid is discarded and flipped for",
+                               _event("upgrade-unpaid"), False),
+    "upgrade.scrap": ("Scrap moves the deck's top cards to the discard pile", _acts("scrap"),
+                      False),
+    "upgrade.adjust": ("A corner checked with Adjust cards in play",
+                       lambda s, v: _played("adjust")(s, v) and any(
+                           e["kind"] in ("corner", "spun-out") for e in s.events), False),
+    "upgrade.boost": ("The + of a played upgrade flips for a basic card",
+                      lambda s, v: _played("boost")(s, v) and _event("flipped")(s, v)
+                      and _stage(v) in ("reveal", "choose", ""), False),
+    "upgrade.cooldown": ("An upgrade's Cooldown", _acts("cooldown"), False),
+    "upgrade.slipstream": ("A slipstream with an upgrade's extra spaces", _card_slipstream,
+                           False),
+    "upgrade.reduce": ("Reduce stress discards Stress from the hand", _acts("reduce"), False),
+    "upgrade.refresh": ("Refresh is chosen for a card in play", _acts("refresh"), False),
+    "upgrade.salvage": ("Salvage takes cards from the discard pile into the deck",
+                        _acts("salvage"), False),
+    "upgrade.direct": ("A Direct play card is played from the hand in React",
+                       _acts("direct"), False),
+    "upgrade.accelerate": ("Accelerate adds speed per speed increase", _acts("accelerate"),
+                           False),
+    "upgrade.speed-increase": ("Accelerate is open: the turn has speed increases",
+                               lambda s, v: _stage(v) == "react" and any(
+                                   a.endswith(" accelerate") for a in s.legal), True),
+    "draft.market": ("A race after a draft: the first plan", _first_plan(True), True),
+    "draft.order": ("A race after a draft (three picks each): the first plan",
+                    _first_plan(True), True),
+    "draft.quick-start": ("A quick-start race: the first plan", _first_plan(False), True),
+    "ruling.garage-heat-card": ("A car owns a Heat upgrade: the first plan",
+                                _heat_upgrade_owned, True),
+    "ruling.garage-heat-at-reveal": ("Heat symbols are settled at reveal, before the move",
+                                     lambda s, v: any(e["kind"] == "paid-heat"
+                                                      and e["cause"] == "upgrade"
+                                                      for e in s.events)
+                                     or _event("upgrade-unpaid")(s, v), False),
+    "ruling.garage-plus-at-reveal": ("A + symbol flipped for at reveal",
+                                     lambda s, v: _played("boost")(s, v)
+                                     and _event("flipped")(s, v), False),
+    "ruling.garage-scrap-empty": ("Scrap from a deck shorter than the symbol", _short_scrap,
+                                  False),
+    "ruling.garage-salvage-few": ("Salvage: the choices of up to N cards of the pile",
+                                  lambda s, v: _stage(v) == "react" and any(
+                                      " salvage " in a for a in s.legal), True),
+    "ruling.garage-accelerate-count": ("Accelerate counts the increases so far",
+                                       _acts("accelerate"), False),
+    "ruling.garage-adjust": ("Adjust applied at a corner, never below 0",
+                             lambda s, v: _played("adjust")(s, v) and any(
+                                 e["kind"] in ("corner", "spun-out") for e in s.events),
+                             False),
+    "ruling.garage-refresh-order": ("A refreshed card goes on top of the deck",
+                                    _acts("refresh"), False),
+    "ruling.garage-draft-pool": ("A race drafted from the basic and advanced decks",
+                                 _first_plan(True), True),
+}
+
+
+def garage_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Cut the Garage module's cases from seeded garage races, ``PER_RULE`` per rule (a
+    draft race, odd seed, gives no quick-start case)."""
+    module_cases(add, (GARAGE,), GARAGE_TESTS, "grace", garage_race, GARAGE_SEEDS,
+                 lambda rule, seed: rule == "draft.quick-start" and seed % 2 == 1)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
 from heatcore.actions import (
     Action,
@@ -21,6 +22,7 @@ from heatcore.actions import (
     Plan,
     SectorCooldown,
 )
+from heatcore.oracle.garage import tokens as upgrade_tokens
 from heatcore.oracle.printed import printed_cards
 
 HEAT = "H"
@@ -31,9 +33,17 @@ COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
 GEARS = range(1, 5)  # gear.range
 
 
+@cache
+def card_order() -> tuple[str, ...]:
+    """Every card token in the printed order, the upgrade cards (by type) before Stress."""
+    core = tuple(printed_cards())
+    cut = core.index(STRESS)
+    return (*core[:cut], *upgrade_tokens(), *core[cut:])
+
+
 def canon(cards: Counter[str]) -> tuple[str, ...]:
     """A multiset as a tuple in the printed card order."""
-    return tuple(card for card in printed_cards() for _ in range(cards[card]))
+    return tuple(card for card in card_order() for _ in range(cards[card]))
 
 
 @dataclass
@@ -67,11 +77,12 @@ class TurnMemory:
     boosted: bool = False
     sector_cooldown_used: bool = False
     reach: int = 0  # ruling.setback-corner "checked": the farthest space a move aimed at
+    used: Counter[str] = field(default_factory=Counter)  # garage: "CARD SYMBOL" uses
 
 
 def sub_multisets(cards: Counter[str], size: int) -> Iterator[tuple[str, ...]]:
     """Every distinct sub-multiset of ``cards`` with ``size`` cards, in printed order."""
-    kinds = [(card, cards[card]) for card in printed_cards() if cards[card] > 0]
+    kinds = [(card, cards[card]) for card in card_order() if cards[card] > 0]
 
     def walk(i: int, left: int) -> Iterator[tuple[str, ...]]:
         if left == 0:

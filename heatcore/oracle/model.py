@@ -20,6 +20,7 @@ from heatcore.actions import (
     AdrenalineCooldown,
     AdrenalineMove,
     Boost,
+    ChooseSpeed,
     Cooldown,
     DeclineSlipstream,
     Discard,
@@ -29,8 +30,10 @@ from heatcore.actions import (
     SectorCooldown,
     Shuffle,
     Slipstream,
+    UseSymbol,
 )
 from heatcore.events import Event, event
+from heatcore.oracle import garage as og
 from heatcore.oracle.board import Board, Spot
 from heatcore.oracle.choices import (
     HAND_SIZE,
@@ -39,9 +42,11 @@ from heatcore.oracle.choices import (
     MCar,
     TurnMemory,
     canon,
+    card_order,
     discard_choices,
     plan_choices,
     react_choices,
+    sub_multisets,
 )
 from heatcore.oracle.modules import Weather, legend_card, legend_move, slipstream_extra
 from heatcore.oracle.printed import printed_cards, printed_track
@@ -99,7 +104,7 @@ class RaceModel:
     hold the events of the last step and, per (car, field), the rules that changed it."""
 
     def __init__(self, state: RaceState) -> None:
-        unknown = [m for m in state.modules if m not in ("weather", "legends")]
+        unknown = [m for m in state.modules if m not in ("weather", "legends", "garage")]
         if unknown:
             raise ValueError(f"the model does not know the modules {', '.join(unknown)}")
         self.board = Board(printed_track(state.track.id), state.laps)
@@ -126,6 +131,8 @@ class RaceModel:
         self.legend_deck = list(state.legends.deck) if state.legends is not None else []
         self.legend_card = state.legends.card if state.legends is not None else None
         self.aggressive = state.legends is not None and state.legends.aggressive
+        self.garage = state.garage is not None
+        self.salvage = False  # a Salvage's shuffle (of the deck alone) is awaited
         self._run = self._race(state)
         self.pending: Pending = next(self._run)
 
@@ -144,8 +151,9 @@ class RaceModel:
                 raise ModelError(pending.rules, f"{action} is not the Legend deck's shuffle")
         elif isinstance(pending, Chance):
             car = self.cars[pending.car]
+            pool = Counter(car.deck) if self.salvage else Counter(car.deck) + car.discard
             if not (isinstance(action, Shuffle) and action.car == pending.car and
-                    Counter(action.order) == Counter(car.deck) + car.discard):
+                    Counter(action.order) == pool):
                 raise ModelError(pending.rules, f"{action} is not the awaited shuffle")
         elif action not in pending.actions:
             raise ModelError(pending.rules, f"{action} is not legal")
@@ -168,7 +176,8 @@ class RaceModel:
             memory = TurnMemory(turn.car, turn.start_position, turn.adrenaline, turn.speed,
                                 turn.stage.value, turn.cooldown_used, turn.adrenaline_move_used,
                                 turn.adrenaline_cooldown_used, turn.boosted,
-                                turn.sector_cooldown_used, turn.reach)
+                                turn.sector_cooldown_used, turn.reach,
+                                Counter(state.garage.used) if state.garage else Counter())
             if memory.stage not in ("react", "slipstream", "discard") or state.shuffle is not None:
                 raise ValueError("the model starts at a decision (plan, react, slipstream or "
                                  "discard), not inside a flip, a draw or a shuffle")
@@ -306,7 +315,11 @@ class RaceModel:
                 turn.stage = "slipstream"
                 extra = slipstream_extra(self._effect(i))
                 offered: set[Action] = {Slipstream(i), DeclineSlipstream(i)}
-                if extra:
+                if self.garage:  # upgrade.slipstream
+                    room = self.board.finish - car.position - 2
+                    offered |= {Slipstream(i, e) for e in og.slipstream_sums(
+                        extra, car.played, room)}
+                elif extra:
                     offered.add(Slipstream(i, extra))
                 action = yield Decision(i, frozenset(offered),
                                         ("slipstream.eligible", "slipstream.not-past-finish"))
@@ -347,23 +360,140 @@ class RaceModel:
             self.found.append("cluttered-hand")
             return True
         cards = printed_cards()
-        speed = sum(cards[c].value or 0 for c in car.played if c != STRESS)
-        turn.speed = speed
+        if self.garage:
+            flips = yield from self._reveal_upgrades(turn)
+        else:
+            speed = sum(cards[c].value or 0 for c in car.played if c != STRESS)
+            turn.speed = speed
+            flips = car.played.count(STRESS)
         self._note(i, "speed", "reveal.speed", "speed.turn-total")
-        for _ in range(car.played.count(STRESS)):
+        for _ in range(flips):
             found = yield from self._flip(turn, "reveal.stress-flip")
             turn.speed += found
         self._emit("speed", i, "reveal.speed", "speed.turn-total", speed=turn.speed)
         self._move(i, turn.speed, "cards", "move.exact")
         return False
 
+    def _reveal_upgrades(self, turn: TurnMemory) -> Generator[Pending, Action, int]:
+        """Garage: the speeds of choose-speed cards (a decision), the cards' Heat (cheapest
+        first; an unpaid card is discarded and flips instead), the speed and the number of
+        flips (Stress, + symbols, unpaid cards)."""
+        i = turn.car
+        car = self.cars[i]
+        chosen: tuple[int, ...] = ()
+        if og.speed_options(i, car.played) != {ChooseSpeed(i, ())}:
+            turn.stage = "choose"
+            action = yield Decision(i, frozenset(og.speed_options(i, car.played)),
+                                    ("garage.choose-speed",))
+            assert isinstance(action, ChooseSpeed)
+            chosen = action.speeds
+            turn.stage = "reveal"
+        picks = iter(chosen)
+        core = printed_cards()
+        values = [(c, next(picks) if og.is_upgrade(c) and len(og.speeds(c)) > 1
+                   else og.speeds(c)[0] if og.is_upgrade(c) else core[c].value or 0)
+                  for c in car.played]
+        unpaid = []
+        for card in og.pay_order(car.played, card_order()):
+            cost = og.printed(card, "heat")
+            if car.engine >= cost:
+                car.engine -= cost
+                car.discard[HEAT] += cost
+                self._note(i, "engine discard", "upgrade.heat")
+                self._emit("paid-heat", i, "upgrade.heat", amount=cost,
+                           cause="upgrade", card=card)
+            else:
+                unpaid.append(card)
+        for card in unpaid:
+            values.remove(next(v for v in values if v[0] == card))
+            car.discard[card] += 1
+            self._note(i, "discard played", "upgrade.heat-unpayable")
+            self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
+        car.played = tuple(c for c, _ in values)
+        turn.speed = sum(v for _, v in values)
+        return (car.played.count(STRESS) + sum(og.printed(c, "boost") for c in car.played)
+                + len(unpaid))
+
+    def _use_symbol(self, turn: TurnMemory, action: UseSymbol) -> Run:
+        """Garage: one symbol of an upgrade card (upgrade.* rules), or a Direct play."""
+        i, card, symbol = turn.car, action.card, action.symbol
+        car = self.cars[i]
+        turn.used[f"{card} {symbol}"] += 1
+        rule = f"upgrade.{symbol}"
+        if symbol == "direct":
+            car.hand[card] -= 1
+            self._emit("played-direct", i, rule, card=card)
+            cost = og.printed(card, "heat")
+            gain, flips = og.speeds(card)[0], og.printed(card, "boost")
+            if cost and car.engine < cost:  # upgrade.heat-unpayable: discard it, flip once
+                car.discard[card] += 1
+                self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
+                gain, flips = 0, 1
+            else:
+                if cost:
+                    car.engine -= cost
+                    car.discard[HEAT] += cost
+                    self._emit("paid-heat", i, "upgrade.heat", amount=cost,
+                           cause="upgrade", card=card)
+                car.played = canon(Counter(car.played) + Counter([card]))
+            self._note(i, "hand played discard engine", rule)
+            turn.speed += gain
+            self._move(i, gain, "direct", rule)
+            found = 0
+            for _ in range(flips):
+                turn.stage = "boost"
+                found += yield from self._flip(turn, "upgrade.boost")
+            turn.stage = "react"
+            turn.speed += found
+            self._move(i, found, "boost", "upgrade.boost")
+        elif symbol == "cooldown":
+            car.hand[HEAT] -= action.amount
+            car.engine += action.amount
+            self._note(i, "hand engine", rule)
+            self._emit("cooled", i, rule, amount=action.amount)
+        elif symbol == "reduce":
+            car.hand[STRESS] -= action.amount
+            car.discard[STRESS] += action.amount
+            self._note(i, "hand discard", rule)
+            self._emit("reduced-stress", i, rule, amount=action.amount)
+        elif symbol == "scrap":
+            n = og.printed(card, "scrap")
+            moved, car.deck = car.deck[:n], car.deck[n:]
+            car.discard += Counter(moved)
+            self._note(i, "deck discard", rule, "ruling.garage-scrap-empty")
+            self._emit("scrapped", i, rule, cards=tuple(moved))
+        elif symbol == "salvage":
+            car.discard -= Counter(action.cards)
+            car.deck += list(action.cards)
+            self._note(i, "deck discard", rule)
+            self._emit("salvaged", i, rule, cards=action.cards)
+            self.shuffle, self.salvage = i, True
+            shuffle = yield Chance(i, (rule,))
+            assert isinstance(shuffle, Shuffle)
+            self.shuffle, self.salvage = None, False
+            self._emit("shuffled", i, rule, cards=len(shuffle.order))
+            car.deck = list(shuffle.order)
+        elif symbol == "accelerate":
+            gain = og.printed(card, "accelerate") * og.increases(car.played, turn.boosted)
+            turn.speed += gain
+            self._note(i, "speed", rule, "upgrade.speed-increase")
+            self._emit("accelerated", i, rule, speed=turn.speed)
+            self._move(i, gain, "accelerate", rule)
+        else:
+            assert symbol == "refresh"
+            self._emit("refresh-chosen", i, rule, card=card)
+
     def _flip(self, turn: TurnMemory, rule: str) -> Generator[Pending, Action, int]:
         """Flip until a basic card: its printed value (0 if none is left anywhere)."""
         i = turn.car
         car = self.cars[i]
-        cards = printed_cards()
-        if not any(cards[c].basic for c in car.deck) and not any(
-                cards[c].basic and n > 0 for c, n in car.discard.items()):
+        printed = printed_cards()
+
+        def basic(card: str) -> bool:  # an upgrade card is never a basic card
+            return card in printed and printed[card].basic
+
+        if not any(basic(c) for c in car.deck) and not any(
+                basic(c) and n > 0 for c, n in car.discard.items()):
             self._emit("flip-found-nothing", i, "ruling.flip-no-basic")
             return 0
         while True:
@@ -374,11 +504,11 @@ class RaceModel:
                 continue
             top = car.deck.pop(0)
             self._note(i, "deck", rule)
-            if cards[top].basic:
+            if basic(top):
                 car.flipped.append(top)
                 self._note(i, "flipped speed", rule, "speed.turn-total")
                 self._emit("flipped", i, rule, card=top, kept=True)
-                return cards[top].value or 0
+                return printed[top].value or 0
             car.discard[top] += 1
             self._note(i, "discard", rule)
             self._emit("flipped", i, rule, card=top, kept=False)
@@ -399,6 +529,12 @@ class RaceModel:
         car = self.cars[i]
         while True:
             choices = react_choices(car, turn, self._effect(i), self._extra_move_open(i, 1))
+            if self.garage:
+                choices |= og.react_options(i, car.hand, car.discard, car.played, turn.used,
+                                            turn.boosted, self._effect(i) != "no-cooldown",
+                                            sub_multisets)
+                if og.mandatory_left(car.played, turn.used):
+                    choices.discard(EndReact(i))
             if choices == {EndReact(i)}:
                 return
             action = yield Decision(i, frozenset(choices),
@@ -406,7 +542,9 @@ class RaceModel:
                                      "adrenaline.effects"))
             if isinstance(action, EndReact):
                 return
-            if isinstance(action, SectorCooldown):
+            if isinstance(action, UseSymbol):
+                yield from self._use_symbol(turn, action)
+            elif isinstance(action, SectorCooldown):
                 car.hand[HEAT] -= 1
                 car.engine += 1
                 turn.sector_cooldown_used = True
@@ -516,6 +654,12 @@ class RaceModel:
             excess = turn.speed - limit
             if self.weather is not None:  # road.limit, road.overheat
                 limit, excess = self.weather.corner(number, limit, turn.speed)
+            if self.garage:  # upgrade.adjust: the cards in play, never below 0
+                limit = max(0, limit + sum(og.printed(c, "adjust") for c in car.played))
+                excess = turn.speed - limit
+                if excess > 0 and self.weather is not None and (
+                        self.weather.road[number - 1] == "overheat"):
+                    excess += 1
             if excess <= 0:
                 self._emit("corner", i, "corner.check", corner=number, limit=limit,
                            speed=turn.speed, heat=0)
@@ -587,6 +731,13 @@ class RaceModel:
         i = turn.car
         car = self.cars[i]
         turn.stage = "replenish"
+        refreshed = canon(Counter(u.split()[0] for u in turn.used.elements()
+                                  if u.endswith(" refresh")))
+        if refreshed:  # upgrade.refresh: on top of the deck, card order
+            car.played = canon(Counter(car.played) - Counter(refreshed))
+            car.deck = [*refreshed, *car.deck]
+            self._note(i, "deck played", "upgrade.refresh")
+        turn.used = Counter()
         if car.played or car.flipped:  # replenish.cleanup
             car.discard += Counter(car.played) + Counter(car.flipped)
             car.played, car.flipped = (), []

@@ -1,0 +1,137 @@
+"""The symbol vocabulary: what each symbol does to a car, defined once.
+
+Every upgrade card is a speed and a list of (symbol, amount) pairs read from
+``spec/modules/garage.json``; its effect is the composition of these functions. None of them
+knows a card: they act on the car's piles (engine, hand, deck, discard pile) and on the
+turn's numbers, and each moves cards from one pile to another so that every card stays
+accounted for.
+"""
+
+from __future__ import annotations
+
+from heatcore.cards import HEAT, KNOWN_CARDS, STRESS, Card, canonical, remove
+from heatcore.errors import IllegalAction
+from heatcore.garage.data import Upgrade, card_upgrades
+from heatcore.registry import implements
+from heatcore.state import Car
+from heatcore.values import replace
+
+
+def upgrade_of(card: Card) -> Upgrade | None:
+    """The upgrade type of a card token (None for a core card)."""
+    return card_upgrades().get(card)
+
+
+def amount(card: Card, symbol: str) -> int:
+    """The amount of ``symbol`` printed on ``card`` (0 for a core card or a missing symbol)."""
+    up = card_upgrades().get(card)
+    return up.amount(symbol) if up is not None else 0
+
+
+def total(cards: tuple[Card, ...], symbol: str) -> int:
+    """The amounts of ``symbol`` on ``cards``, added up."""
+    return sum(amount(c, symbol) for c in cards)
+
+
+def has(card: Card, symbol: str) -> bool:
+    """Whether ``card`` shows ``symbol``."""
+    up = card_upgrades().get(card)
+    return up is not None and any(s == symbol for s, _ in up.symbols)
+
+
+def chooses_speed(card: Card) -> bool:
+    """Whether the card is printed with several speeds (chosen at reveal)."""
+    up = card_upgrades().get(card)
+    return up is not None and len(up.speeds) > 1
+
+
+@implements("upgrade.heat")
+def pay_heat(car: Car, cost: int) -> Car | None:
+    """Heat N: the car with N Heat moved from engine to discard pile; None if it cannot."""
+    if car.engine < cost:
+        return None
+    return replace(car, engine=car.engine - cost, discard=canonical(car.discard + (HEAT,) * cost))
+
+
+@implements("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-heat-at-reveal")
+def settle_heat(car: Car, cards: tuple[Card, ...]) -> tuple[Car, tuple[Card, ...],
+                                                             tuple[Card, ...]]:
+    """Pay the Heat symbols of ``cards`` (just revealed or played directly): cheapest first,
+    ties in card order, while the engine can pay a whole symbol. Returns the car, the cards
+    paid for and the cards left unpaid (still where they were: the caller discards them)."""
+    costly = sorted((c for c in cards if amount(c, "heat")),
+                    key=lambda c: (amount(c, "heat"), KNOWN_CARDS.index(c)))
+    paid: list[Card] = []
+    unpaid: list[Card] = []
+    for card in costly:
+        after = pay_heat(car, amount(card, "heat"))
+        if after is None:
+            unpaid.append(card)
+        else:
+            car = after
+            paid.append(card)
+    return car, tuple(paid), tuple(unpaid)
+
+
+@implements("upgrade.cooldown")
+def cooldown(car: Car, n: int) -> Car:
+    """Cooldown: ``n`` Heat cards from hand to engine."""
+    hand = remove(car.hand, (HEAT,) * n)
+    if hand is None:
+        raise IllegalAction("upgrade.cooldown", f"cooldown {n} needs {n} Heat cards in hand")
+    return replace(car, hand=hand, engine=car.engine + n)
+
+
+@implements("upgrade.reduce")
+def reduce_stress(car: Car, n: int) -> Car:
+    """Reduce stress: ``n`` Stress cards from hand to discard pile."""
+    hand = remove(car.hand, (STRESS,) * n)
+    if hand is None:
+        raise IllegalAction("upgrade.reduce", f"reduce stress {n} needs {n} Stress in hand")
+    return replace(car, hand=hand, discard=canonical(car.discard + (STRESS,) * n))
+
+
+@implements("upgrade.scrap", "ruling.garage-scrap-empty")
+def scrap(car: Car, n: int) -> tuple[Car, tuple[Card, ...]]:
+    """Scrap N: the top N cards of the deck (fewer if it holds fewer) to the discard pile."""
+    moved = car.deck[:n]
+    return replace(car, deck=car.deck[len(moved):],
+                   discard=canonical(car.discard + moved)), moved
+
+
+@implements("upgrade.salvage", "ruling.garage-salvage-few")
+def salvage(car: Car, cards: tuple[Card, ...]) -> Car:
+    """Salvage: ``cards`` from the discard pile onto the deck (the shuffle that follows is a
+    chance outcome the engine awaits)."""
+    discard = remove(car.discard, cards)
+    if discard is None:
+        raise IllegalAction("upgrade.salvage", "salvaged cards must be in the discard pile")
+    return replace(car, discard=discard, deck=car.deck + cards)
+
+
+@implements("upgrade.speed-increase")
+def speed_increases(played: tuple[Card, ...], boosted: bool) -> int:
+    """The speed increases of the turn so far: Stress cards played, + symbols on the
+    upgrade cards in the play area, and the gear's boost if used."""
+    return played.count(STRESS) + total(played, "boost") + (1 if boosted else 0)
+
+
+@implements("upgrade.accelerate", "ruling.garage-accelerate-count")
+def accelerate(n: int, increases: int) -> int:
+    """Accelerate N: the speed (and spaces) it adds, all or none: N per increase."""
+    return n * increases
+
+
+@implements("upgrade.adjust", "ruling.garage-adjust")
+def adjusted_limit(limit: int, adjust: int) -> int:
+    """A corner's speed limit after the turn's Adjust symbols, never below 0."""
+    return max(0, limit + adjust)
+
+
+@implements("upgrade.refresh", "ruling.garage-refresh-order")
+def refresh(car: Car, cards: tuple[Card, ...]) -> Car:
+    """Refresh: ``cards`` leave the play area for the top of the deck (card order, the
+    first on top) instead of the discard pile."""
+    played = remove(car.played, cards)
+    assert played is not None, "refreshed cards are in the play area"
+    return replace(car, played=played, deck=canonical(cards) + car.deck)
