@@ -10,7 +10,7 @@ from heatcore.react import extra_move_open
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
-from heatcore.weather import slipstream_allowed, slipstream_bonus
+from heatcore.weather import slipstream_allowed, slipstream_extras
 
 SLIPSTREAM_SPACES = 2
 
@@ -34,16 +34,15 @@ def can_slipstream(state: RaceState, car: int) -> bool:
 
 
 def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | DeclineSlipstream, ...]:
-    """Slipstream (then slipstream with the sector's bonus, if any), then no slipstream."""
-    bonus = slipstream_bonus(state, car)
-    if bonus:
-        return (Slipstream(car), Slipstream(car, bonus), DeclineSlipstream(car))
-    return (Slipstream(car), DeclineSlipstream(car))
+    """Slipstream (then slipstream with the sector's bonus, if any, or each part of it),
+    then no slipstream."""
+    extras = slipstream_extras(state, car)
+    return (Slipstream(car), *(Slipstream(car, n) for n in extras), DeclineSlipstream(car))
 
 
 def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
     """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
-    if isinstance(action, Slipstream) and action.extra not in (0, slipstream_bonus(
+    if isinstance(action, Slipstream) and action.extra not in (0, *slipstream_extras(
             state, action.car)):
         raise IllegalAction("road.slipstream-boost",
                             f"no slipstream bonus of +{action.extra} where the car stands")

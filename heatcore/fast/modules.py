@@ -34,6 +34,13 @@ from heatcore.fast.race import BOOST, OVER, PLAN, REPLENISH, SLIPSTREAM, TURN, F
 from heatcore.legends import full_deck, legend_cards
 from heatcore.react import COOLDOWN
 from heatcore.registry import implements
+from heatcore.rulings import (
+    COOLING_BONUS_COOLDOWN,
+    FREE_BOOST_ENGINE,
+    LEGEND_ADRENALINE_COUNT,
+    LEGEND_BLOCKED_SPOT,
+    SLIPSTREAM_BONUS_PART,
+)
 from heatcore.slipstream import SLIPSTREAM_SPACES
 from heatcore.state import Conditions, LegendDeck, RaceState
 from heatcore.values import replace
@@ -60,10 +67,14 @@ class ModuleRace(FastRace):
     SUPPORTED_MODULES: tuple[str, ...] = MODULES
 
     __slots__ = (
+        "_any_part",
         "_corner_delta",
         "_effects",
+        "_gear_plus_one",
+        "_needs_heat",
         "_overheat",
         "_players",
+        "_stay",
         "aggressive",
         "colours",
         "conditions",
@@ -85,6 +96,11 @@ class ModuleRace(FastRace):
         self.sector_cooldown_used = (state.turn.sector_cooldown_used
                                      if state.turn is not None else False)
         self._effects, self._corner_delta, self._overheat = self._road_tables()
+        rulings = state.rulings
+        self._gear_plus_one = rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one")
+        self._any_part = rulings.chose(SLIPSTREAM_BONUS_PART, "any-part")
+        self._needs_heat = rulings.chose(FREE_BOOST_ENGINE, "needs-heat")
+        self._stay = rulings.chose(LEGEND_BLOCKED_SPOT, "stay")
         if any(self.colours):  # Legends take adrenaline places, never adrenaline
             self.adrenaline_cars = self._adrenaline_cars()
 
@@ -118,6 +134,8 @@ class ModuleRace(FastRace):
         """heatcore.rounds.adrenaline_count over every car (Legends count), or over the
         players' cars under the alternative "players-only"."""
         cars = len(self.cars)
+        if self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+            cars = self._players
         return 2 if cars >= 5 else 1
 
     def to_state(self) -> RaceState:
@@ -145,6 +163,9 @@ class ModuleRace(FastRace):
     @implements("weather.no-cooldown", "weather.cooling-bonus", "road.free-boost",
                 "react.any-order", "react.cooldown", "react.boost", "adrenaline.effects",
                 "ruling.cooling-bonus-own-cooldown", "ruling.free-boost-empty-engine")
+    # ruling.cooling-bonus-own-cooldown "gear-plus-one": the bonus adds 1 to the gear's
+    # cooldown instead; ruling.free-boost-empty-engine "needs-heat": a free boost too needs
+    # a Heat in the engine
     def _react_actions(self) -> tuple[Action, ...]:
         """heatcore.react.react_choices with the sector effects: no cooldown in a Cloud
         sector, the cooling bonus in a Snow or Rain sector, the free boost in a Heat control
@@ -152,17 +173,20 @@ class ModuleRace(FastRace):
         car = self.cars[self.car]
         effect = self._effect()
         heat = car.hand.count(HEAT) if effect != NO_COOLDOWN else 0
+        bonus = effect == COOLING_BONUS
         index = self.car
         out: list[Action] = []
         if not self.cooldown_used:
-            out += [Cooldown(index, n) for n in range(1, min(COOLDOWN[car.gear], heat) + 1)]
+            most = COOLDOWN[car.gear] + (bonus and self._gear_plus_one)
+            out += [Cooldown(index, n) for n in range(1, min(most, heat) + 1)]
         if self.adrenaline and not self.adrenaline_cooldown_used and heat:
             out.append(AdrenalineCooldown(index))
-        if not self.sector_cooldown_used and heat and effect == COOLING_BONUS:
+        if not self.sector_cooldown_used and heat and bonus and not self._gear_plus_one:
             out.append(SectorCooldown(index))
         if self.adrenaline and not self.adrenaline_move_used and self._extra_move_open(1):
             out.append(AdrenalineMove(index))
-        if not self.boosted and (car.engine >= 1 or effect == FREE_BOOST):
+        if not self.boosted and (car.engine >= 1
+                                 or (effect == FREE_BOOST and not self._needs_heat)):
             out.append(Boost(index))
         out.append(EndReact(index))
         return tuple(out)
@@ -198,9 +222,12 @@ class ModuleRace(FastRace):
         effect = self._effect()
         bonus = SLIPSTREAM_BONUS.get(effect, 0) if effect is not None else 0
         index = self.car
-        if bonus:
-            return (Slipstream(index), Slipstream(index, bonus), DeclineSlipstream(index))
-        return (Slipstream(index), DeclineSlipstream(index))
+        if not bonus:
+            return (Slipstream(index), DeclineSlipstream(index))
+        if self._any_part:  # ruling.slipstream-bonus-all-or-nothing "any-part"
+            return (Slipstream(index), *(Slipstream(index, n) for n in range(1, bonus + 1)),
+                    DeclineSlipstream(index))
+        return (Slipstream(index), Slipstream(index, bonus), DeclineSlipstream(index))
 
     def _current_legal(self) -> tuple[Action, ...]:
         if (self.shuffle is None and self.phase is TURN and self.stage is SLIPSTREAM):
@@ -366,9 +393,20 @@ class ModuleRace(FastRace):
         assert colour is not None and self.legend_card is not None
         diamond, helmet = legend_cards()[self.legend_card][colour]
         spaces = self._legend_spaces(diamond, helmet)
-        self.speed = spaces
-        self._move(self.car, spaces)
+        if not self._legend_stays(spaces):
+            self.speed = spaces
+            self._move(self.car, spaces)
         self.stage = REPLENISH
+
+    @implements("ruling.legend-blocked-spot", "place.blocked")
+    def _legend_stays(self, spaces: int) -> bool:
+        """heatcore.legends.legend_stays: under the alternative "stay", a Legend whose move
+        ends on a space with both spots taken stays where it is."""
+        if spaces <= 0 or not self._stay:
+            return False
+        target = self.cars[self.car].position + spaces
+        board = self.track.board_spot
+        return board(target, True) in self.spots and board(target, False) in self.spots
 
     @implements("legend.deck")
     def _reveal_legend_card(self) -> bool:
