@@ -58,8 +58,8 @@ SUMMARIES = {
     "replay": "replay a race log, a golden file or a fixture suite and check its result",
     "prove": "run the Z3 proofs and their negative controls, or mine rare situations",
     "fixtures": "generate or check the conformance fixture corpus in spec/fixtures",
-    "conform": "check another Heat engine against heatcore over the conform/1 protocol",
-    "serve": "speak the conform/1 protocol on stdin/stdout (heatcore as the engine)",
+    "conform": "check another Heat engine against heatcore over the conform/2 protocol",
+    "serve": "speak the conform/2 and conform/1 protocols on stdin/stdout (heatcore as engine)",
     "golden": "check or regenerate the golden playthroughs in tests/golden",
 }
 
