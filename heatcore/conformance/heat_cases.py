@@ -824,6 +824,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     from heatcore.conformance.heat_module_cases import (
         legend_cases,
         mined_legend_cases,
+        mined_module_cases,
         regression_cases,
         weather_cases,
     )
@@ -854,6 +855,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         legend_cases(builder.add)
         regression_cases(binding, builder.add)
         mined_legend_cases(binding, builder.add)
+        mined_module_cases(builder.add)
         stage(CASE_STAGES[6])
         cases = builder.cases + steered_cases(binding)
         stage(CASE_STAGES[7])

@@ -380,3 +380,15 @@ def mined_legend_cases(binding: HeatBinding,
                 f"before the second corner line ({track})", data,
                 {"steps": [{"action": "P1 gear 1 play 1", "state": after, "events": events}]},
                 f"mined:legend-second-corner:{track}:{number}")
+
+
+def mined_module_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Z3-mined module edge cases (``proofs.module_miner``): a car leaving a Cloud sector by
+    its adrenaline move, an Overheat corner's extra Heat causing a spin; each witness is
+    played in the engine and must do what the encoding predicts."""
+    from proofs.module_miner import mined_cases
+
+    problems = mined_cases(add)
+    if problems:
+        raise AssertionError("mined module witnesses disagree with the engine: "
+                             + "; ".join(problems))
