@@ -65,9 +65,9 @@ def mine_module_situation(name: str, count: int, out: Path | None,
     cases: list[dict[str, object]] = []
 
     def add(rule: str, cid: str, description: str, state: object, expect: object,
-            source: str) -> None:
-        cases.append({"id": cid, "description": description, "rules": [rule], "rulings": [],
-                      "source": source, "state": state, "expect": expect})
+            source: str, also: tuple[str, ...] = ()) -> None:
+        cases.append({"id": cid, "description": description, "rules": [rule, *also],
+                      "rulings": [], "source": source, "state": state, "expect": expect})
 
     per_track = max(1, -(-count // len(tracks)))
     lines, failures = [], 0

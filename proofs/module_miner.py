@@ -178,7 +178,7 @@ def mine(name: str, per_track: int = 2,
 # ---------------------------------------------------------------- witnesses as cases
 
 JSON = Any
-Add = Callable[[str, str, str, JSON, JSON, str], None]
+Add = Callable[..., None]  # (rule, id, description, state, expect, source, also=())
 
 
 def _play_others(binding: Any, data: JSON, car: str) -> JSON:
@@ -234,7 +234,8 @@ def leave_no_cooldown_cases(witness: ModuleWitness, number: int, add: Add) -> li
     add("road.where-the-car-is", f"miner.leave-no-cooldown.{witness.track}.{number}.left",
         f"Mined by Z3: from {where}, the adrenaline move leaves the Cloud sector and the "
         "cooldown opens in the same turn", after, {"legal": binding.legal(after)},
-        f"mined:leave-no-cooldown:{witness.track}:{number}")
+        f"mined:leave-no-cooldown:{witness.track}:{number}",
+        also=("road.placement", "weather.sector-only"))
     return []
 
 
