@@ -824,8 +824,8 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     starts."""
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
-        legend_cases,
         crafted_rule_cases,
+        legend_cases,
         mined_legend_cases,
         mined_module_cases,
         regression_cases,
