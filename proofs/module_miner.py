@@ -225,7 +225,7 @@ def leave_no_cooldown_cases(witness: ModuleWitness, number: int, add: Add) -> li
         problems.append("road.where-the-car-is: no cooldown after leaving the Cloud sector")
     if problems:
         return problems
-    where = f"{witness.track} space {at}"
+    where = f"{witness.track} space {at} (from {witness.start}, card {value})"
     add("weather.no-cooldown", f"miner.leave-no-cooldown.{witness.track}.{number}.refused",
         f"Mined by Z3: P2 lands on {where}, the last space of a Cloud sector: its cooldown is "
         "refused", data, {"rejection": {"action": "P2 cooldown 1", "kind": "illegal-action",

@@ -121,7 +121,7 @@ def test_the_module_miner_catches_an_engine_that_breaks_the_rule(
 
     def problems(name: str) -> list[str]:
         witness = module_miner.mine(name, 1, ("usa",))[0]
-        return module_miner.CASES[name](witness, 1, lambda *args: None)
+        return module_miner.CASES[name](witness, 1, lambda *args, **kwargs: None)
 
     assert problems("leave-no-cooldown") == [] and problems("overheat-spin") == []
     monkeypatch.setattr(heatcore.react, "cooldown_allowed", lambda state, car: True)
