@@ -29,6 +29,9 @@ SLIPSTREAM_BONUS_PART = "ruling.slipstream-bonus-all-or-nothing"
 FREE_BOOST_ENGINE = "ruling.free-boost-empty-engine"
 LEGEND_BLOCKED_SPOT = "ruling.legend-blocked-spot"
 LEGEND_ADRENALINE_COUNT = "ruling.legend-adrenaline-count"
+#: The switchable rulings of the modules (they change nothing in a core race).
+MODULE_RULINGS = frozenset({COOLING_BONUS_COOLDOWN, SLIPSTREAM_BONUS_PART, FREE_BOOST_ENGINE,
+                            LEGEND_BLOCKED_SPOT, LEGEND_ADRENALINE_COUNT})
 
 #: Every (ruling, alternative) the engines know how to play, besides the defaults.
 KNOWN_ALTERNATIVES = frozenset({
