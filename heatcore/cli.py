@@ -28,6 +28,7 @@ from heatcore.errors import MalformedInput, RulesError
 from heatcore.files import write_atomic
 from heatcore.outcomes import (
     POLICIES,
+    ModuleChoice,
     observe_races,
     outcome_lines,
     policy_names,
@@ -37,7 +38,7 @@ from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.registry import GAMES
 from heatcore.report import play_by_play
 from heatcore.rulings import Rulings, make_rulings, parse_ruling_option
-from heatcore.setup import first_track, random_setup
+from heatcore.setup import first_track, random_setup, start_race
 from heatcore.terminal import progress, write_text
 from heatcore.track import resolve_track, track_ids
 from heatcore.weather import MODULES
@@ -57,8 +58,8 @@ SUMMARIES = {
     "replay": "replay a race log, a golden file or a fixture suite and check its result",
     "prove": "run the Z3 proofs and their negative controls, or mine rare situations",
     "fixtures": "generate or check the conformance fixture corpus in spec/fixtures",
-    "conform": "check another Heat engine against heatcore over the conform/1 protocol",
-    "serve": "speak the conform/1 protocol on stdin/stdout (heatcore as the engine)",
+    "conform": "check another Heat engine against heatcore over the conform/2 protocol",
+    "serve": "speak the conform/2 and conform/1 protocols on stdin/stdout (heatcore as engine)",
     "golden": "check or regenerate the golden playthroughs in tests/golden",
 }
 
@@ -187,14 +188,17 @@ def run_race_batch(args: argparse.Namespace) -> int:
     their outcomes, then the speed."""
     if args.html:
         raise CommandError("--html draws one race; it cannot be used with --count")
-    if args.modules:
-        raise CommandError("--count plays core races only for now; drop --modules")
     if args.json:
         writable_dir(Path(args.json).resolve().parent)
+    rulings = _rulings(args)
+    # the first race's setup, checked before any work (one line naming the rule if wrong)
+    start_race(random_setup(args.track, args.players, random.Random(args.seed), args.laps,
+                            args.modules, args.legends, args.aggressive, rulings))
     seeds = list(range(args.seed, args.seed + args.count))
     with progress(len(seeds), "races") as advance:
         out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
-                            args.engine, args.workers, advance, rulings=_rulings(args))
+                            args.engine, args.workers, advance, rulings=rulings,
+                            modules=ModuleChoice(args.modules, args.legends, args.aggressive))
     write_text("\n".join(outcome_lines(out)) + "\n")
     print(f"engine: {out.engine}")
     print(f"races: {len(out.races)}")

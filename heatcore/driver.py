@@ -137,11 +137,14 @@ def play(setup: RaceSetup, policy: Policy, rng: random.Random,
 
 
 def random_race(track: str, players: int, seed: int, laps: int | None = None,
-                policy: Policy = random_policy, rulings: Rulings = DEFAULT_RULINGS) -> Race:
-    """A whole race from one seed: setup, chance and (by default random) choices, played
-    under ``rulings``."""
+                policy: Policy = random_policy, rulings: Rulings = DEFAULT_RULINGS,
+                modules: tuple[str, ...] = (), legends: int = 0,
+                aggressive: bool = False) -> Race:
+    """A whole race from one seed: setup (with ``modules``: see ``random_setup``), chance and
+    (by default random) choices, played under ``rulings``."""
     rng = random.Random(seed)
-    return play(random_setup(track, players, rng, laps, rulings=rulings), policy, rng)
+    return play(random_setup(track, players, rng, laps, modules, legends, aggressive,
+                             rulings), policy, rng)
 
 
 def replay(setup: RaceSetup, actions: list[Action]) -> Race:

@@ -9,8 +9,9 @@ from functools import cache
 
 from heatcore.errors import IllegalAction, MalformedInput
 from heatcore.events import Event, event
-from heatcore.placement import move_car
+from heatcore.placement import move_car, occupied
 from heatcore.registry import implements, spec_dir
+from heatcore.rulings import LEGEND_BLOCKED_SPOT
 from heatcore.state import Car, LegendDeck, RaceState, Stage, Turn
 from heatcore.track import unrolled_lines
 from heatcore.values import replace
@@ -128,6 +129,17 @@ def legend_spaces(state: RaceState, car: int, diamond: int, helmet: int) -> tupl
     return spaces, "legend.past-line"
 
 
+@implements("ruling.legend-blocked-spot", "place.blocked")
+def legend_stays(state: RaceState, car: int, spaces: int) -> bool:
+    """Under the alternative "stay" of ruling.legend-blocked-spot: whether the Legend's move
+    of ``spaces`` ends on a space with both spots taken, so it stays where it is."""
+    if spaces <= 0 or not state.rulings.chose(LEGEND_BLOCKED_SPOT, "stay"):
+        return False
+    target = state.cars[car].position + spaces
+    taken = occupied(state, car)
+    return (target, True) in taken and (target, False) in taken
+
+
 @implements("legend.no-heat", "legend.turn-order", "ruling.legend-blocked-spot",
             "legend.finish")
 def legend_turn(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
@@ -142,6 +154,11 @@ def legend_turn(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
     assert me.legend is not None
     diamond, helmet = legend_cards()[state.legends.card][me.legend]
     spaces, rule = legend_spaces(state, turn.car, diamond, helmet)
+    if legend_stays(state, turn.car, spaces):
+        spaces, rule = 0, LEGEND_BLOCKED_SPOT
+        events.append(event("legend", turn.car, diamond=diamond, helmet=helmet, spaces=0,
+                            rule=rule))
+        return replace(state, turn=replace(turn, stage=Stage.REPLENISH))
     events.append(event("legend", turn.car, diamond=diamond, helmet=helmet, spaces=spaces,
                         rule=rule))
     return move_car(state, turn.car, spaces, "legend", events,

@@ -27,6 +27,7 @@ from heatcore.actions import (
     Boost,
     Cooldown,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -57,6 +58,32 @@ SITUATIONS = {
 
 
 @dataclass(frozen=True)
+class ModuleChoice:
+    """The modules a batch plays (``race --modules --legends --aggressive``): none by
+    default, the core race."""
+
+    modules: tuple[str, ...] = ()
+    legends: int = 0
+    aggressive: bool = False
+
+    def text(self) -> str:
+        """The modules for people (empty for the core race)."""
+        if not self.modules:
+            return ""
+        parts = list(self.modules)
+        if "legends" in self.modules:
+            parts[-1] += f" ({max(1, self.legends)} Legend"
+            parts[-1] += "s" if max(1, self.legends) > 1 else ""
+            parts[-1] += ", aggressive)" if self.aggressive else ")"
+        return "modules: " + ", ".join(parts)
+
+
+CORE = ModuleChoice()
+#: The seat name of a Legend car in a batch's policies (Legends choose nothing).
+LEGEND_SEAT = "legend"
+
+
+@dataclass(frozen=True)
 class RaceOutcome:
     """One race as seen from outside: its seed, length, grid, ranking, the policy of each
     car, and counts of what happened."""
@@ -76,6 +103,8 @@ class RaceOutcome:
     reshuffles: int
     most_ranked_in_a_round: int
     first_across: int | None
+    sector_cooldowns: int = 0  # weather module: cooling bonuses taken
+    slipstream_bonuses: int = 0  # weather module: slipstreams that took the sector's bonus
 
     def situations(self) -> set[str]:
         """The rare situations this race reached."""
@@ -186,14 +215,17 @@ def _driver(name: str, engine: str) -> Callable[[Any, tuple[Action, ...], random
 
 def observe_race(track: str, players: int, seed: int, laps: int | None,
                  policies: Sequence[str], engine: str = "fast",
-                 rulings: Rulings = DEFAULT_RULINGS) -> RaceOutcome:
+                 rulings: Rulings = DEFAULT_RULINGS,
+                 modules: ModuleChoice = CORE) -> RaceOutcome:
     """Play one seeded race (as ``random_race`` would, policies seated by
-    :func:`seat_policies`, under ``rulings``) and count what happened."""
+    :func:`seat_policies`, under ``rulings``, playing ``modules``) and count what happened.
+    Legend cars sit after the players' cars under the seat name ``legend``."""
     rng = random.Random(seed)
-    setup = random_setup(track, players, rng, laps, rulings=rulings)
+    setup = random_setup(track, players, rng, laps, modules.modules, modules.legends,
+                         modules.aggressive, rulings)
     game: _Game = _FastGame(setup) if engine == "fast" else _ReferenceGame(setup)
-    seats = seat_policies(policies, players)
-    drivers = {name: _driver(name, engine) for name in set(seats)}
+    seats = seat_policies(policies, players) + (LEGEND_SEAT,) * setup.legends
+    drivers = {name: _driver(name, engine) for name in set(seats) if name != LEGEND_SEAT}
 
     def choose(view: Any, legal: tuple[Action, ...]) -> Action:
         action: Action = drivers[seats[legal[0].car]](view, legal, rng)
@@ -203,6 +235,7 @@ def observe_race(track: str, players: int, seed: int, laps: int | None,
     before = game.cars()
     start_engines = [engine_ for _, engine_ in before]
     cooled = cluttered = boosts = slipstreams = moves = reshuffles = 0
+    sector_cooldowns = bonuses = 0
     ranked_in_round: dict[int, int] = {}
     first_across: int | None = None
     count = 0
@@ -215,12 +248,16 @@ def observe_race(track: str, players: int, seed: int, laps: int | None,
             cooled += action.amount
         elif isinstance(action, AdrenalineCooldown):
             cooled += 1
+        elif isinstance(action, SectorCooldown):
+            cooled += 1
+            sector_cooldowns += 1
         elif isinstance(action, Plan) and HEAT in action.cards:
             cluttered += 1
         elif isinstance(action, Boost):
             boosts += 1
         elif isinstance(action, Slipstream):
             slipstreams += 1
+            bonuses += action.extra > 0
         elif isinstance(action, AdrenalineMove):
             moves += 1
         elif isinstance(action, Shuffle):
@@ -237,10 +274,14 @@ def observe_race(track: str, players: int, seed: int, laps: int | None,
     grid = setup.grid
     return RaceOutcome(seed, count, game.round(), grid, game.ranking(), seats, game.spins(),
                        heat_paid, cluttered, boosts, slipstreams, moves, reshuffles,
-                       max(ranked_in_round.values(), default=0), first_across)
+                       max(ranked_in_round.values(), default=0), first_across,
+                       sector_cooldowns, bonuses)
 
 
-def _job(job: tuple[str, int, int, int | None, tuple[str, ...], str, Rulings]) -> RaceOutcome:
+Job = tuple[str, int, int, int | None, tuple[str, ...], str, Rulings, ModuleChoice]
+
+
+def _job(job: Job) -> RaceOutcome:
     return observe_race(*job)
 
 
@@ -256,6 +297,7 @@ class Outcomes:
     workers: int
     seconds: float = 0.0
     races: list[RaceOutcome] = field(default_factory=list)
+    modules: ModuleChoice = CORE
 
     @property
     def actions(self) -> int:
@@ -263,8 +305,9 @@ class Outcomes:
         return sum(r.actions for r in self.races)
 
     def wins_by_grid_spot(self) -> list[float]:
-        """For each grid spot from pole back, the share of races won from it."""
-        wins = [0] * self.players
+        """For each grid spot from pole back (Legends' spots included), the share of races
+        won from it."""
+        wins = [0] * (len(self.races[0].grid) if self.races else self.players)
         for race in self.races:
             if race.ranking:
                 wins[race.grid.index(race.ranking[0])] += 1
@@ -295,13 +338,25 @@ class Outcomes:
         return {name: sum(name in r.situations() for r in self.races) / len(self.races)
                 for name in SITUATIONS}
 
+    def per_race_keys(self) -> tuple[str, ...]:
+        """The per-race counts summarised (the weather module's only when it is played)."""
+        keys: tuple[str, ...] = ("rounds", "actions", "spins", "heat_paid", "cluttered", "boosts",
+                "slipstreams", "adrenaline_moves", "reshuffles")
+        if "weather" in self.modules.modules:
+            keys += ("sector_cooldowns", "slipstream_bonuses")
+        return keys
+
     def summary(self) -> dict[str, Any]:
         """Everything above as JSON data (``race --count N --json FILE`` writes it)."""
         per_race = {key: self.spread([getattr(r, key) for r in self.races])
-                    for key in ("rounds", "actions", "spins", "heat_paid", "cluttered",
-                                "boosts", "slipstreams", "adrenaline_moves", "reshuffles")}
+                    for key in self.per_race_keys()}
+        modules = {}
+        if self.modules.modules:
+            modules = {"modules": list(self.modules.modules),
+                       "legends": self.races[0].policies.count(LEGEND_SEAT) if self.races
+                       else self.modules.legends, "aggressive": self.modules.aggressive}
         return {
-            "format": "heatcore.outcomes/1",
+            "format": "heatcore.outcomes/1", **modules,
             "track": self.track, "players": self.players, "laps": self.laps,
             "policies": list(self.policies), "engine": self.engine, "workers": self.workers,
             "races": len(self.races), "seconds": round(self.seconds, 3),
@@ -317,11 +372,13 @@ class Outcomes:
 def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
                   policies: Sequence[str], engine: str = "fast", workers: int = 1,
                   progress: Callable[[int], None] | None = None,
-                  rulings: Rulings = DEFAULT_RULINGS) -> Outcomes:
-    """:func:`observe_race` for each seed (under ``rulings``), on ``workers`` processes
-    (one: in this process); ``progress`` is called with the number of races just finished."""
-    jobs = [(track, players, seed, laps, tuple(policies), engine, rulings) for seed in seeds]
-    out = Outcomes(track, players, laps, tuple(policies), engine, workers)
+                  rulings: Rulings = DEFAULT_RULINGS, modules: ModuleChoice = CORE) -> Outcomes:
+    """:func:`observe_race` for each seed (under ``rulings``, playing ``modules``), on
+    ``workers`` processes (one: in this process); ``progress`` is called with the number of
+    races just finished."""
+    jobs: list[Job] = [(track, players, seed, laps, tuple(policies), engine, rulings, modules)
+                       for seed in seeds]
+    out = Outcomes(track, players, laps, tuple(policies), engine, workers, modules=modules)
     start = time.perf_counter()
     for result in _results(jobs, workers):
         out.races.append(result)
@@ -331,8 +388,7 @@ def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
     return out
 
 
-def _results(jobs: list[tuple[str, int, int, int | None, tuple[str, ...], str, Rulings]],
-             workers: int) -> Iterator[RaceOutcome]:
+def _results(jobs: list[Job], workers: int) -> Iterator[RaceOutcome]:
     if workers <= 1:
         yield from map(_job, jobs)
         return
@@ -352,10 +408,12 @@ def outcome_lines(out: Outcomes) -> list[str]:
     lines = [f"{len(out.races)} races on {out.track}, {out.players} cars, {laps}, seeds "
              f"{min(seeds)}..{max(seeds)}",
              f"policies by seat: {', '.join(seat_policies(out.policies, out.players))}"]
+    if out.modules.modules:
+        lines.append(out.modules.text())
     spots = out.wins_by_grid_spot()
     lines.append("wins by grid spot (pole first): "
                  + "  ".join(f"{i + 1}: {_pct(s)}" for i, s in enumerate(spots)))
-    if len(set(out.policies)) > 1:
+    if len(set(out.policies)) > 1 or out.modules.legends or "legends" in out.modules.modules:
         lines.append("wins by policy     wins    cars")
         for name, (w, c) in out.wins_by_policy().items():
             lines.append(f"  {name:<14} {_pct(w):>6}  {_pct(c):>6}")
@@ -363,9 +421,11 @@ def outcome_lines(out: Outcomes) -> list[str]:
     names = {"rounds": "rounds", "actions": "actions", "spins": "spin-outs",
              "heat_paid": "Heat paid", "cluttered": "cluttered hands", "boosts": "boosts",
              "slipstreams": "slipstreams", "adrenaline_moves": "adrenaline moves",
-             "reshuffles": "reshuffles"}
+             "reshuffles": "reshuffles", "sector_cooldowns": "cooling bonuses",
+             "slipstream_bonuses": "slipstream +N"}
     lines.append("per race            mean      sd   min   max")
-    for key, label in names.items():
+    for key in out.per_race_keys():
+        label = names[key]
         s = summary[key]
         lines.append(f"  {label:<16} {s['mean']:7.2f} {s['sd']:7.2f} {s['min']:5d} "
                      f"{s['max']:5d}")

@@ -18,10 +18,16 @@ from heatcore.events import Event, event
 from heatcore.garage.turn import apply_symbol, check_symbol, mandatory_pending, symbol_choices
 from heatcore.placement import landing, move_car
 from heatcore.registry import implements
-from heatcore.rulings import BLOCKED_EXTRA_MOVE
+from heatcore.rulings import BLOCKED_EXTRA_MOVE, COOLING_BONUS_COOLDOWN
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
-from heatcore.weather import cooldown_allowed, cooling_bonus, free_boost
+from heatcore.weather import (
+    boost_open,
+    cooldown_allowed,
+    cooling_bonus,
+    free_boost,
+    gear_cooldown_bonus,
+)
 
 #: Cooldown by gear (``react.cooldown``).
 COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}
@@ -43,7 +49,8 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
     heat_in_hand = car.hand.count(HEAT) if cooldown_allowed(state, turn.car) else 0
     out: list[Action] = []
     if not turn.cooldown_used:
-        out += [Cooldown(turn.car, n) for n in range(1, min(COOLDOWN[car.gear], heat_in_hand) + 1)]
+        gear_cooldown = COOLDOWN[car.gear] + gear_cooldown_bonus(state, turn.car)
+        out += [Cooldown(turn.car, n) for n in range(1, min(gear_cooldown, heat_in_hand) + 1)]
     if turn.adrenaline and not turn.adrenaline_cooldown_used and heat_in_hand:
         out.append(AdrenalineCooldown(turn.car))
     if not turn.sector_cooldown_used and heat_in_hand and cooling_bonus(state, turn.car):
@@ -51,7 +58,7 @@ def react_choices(state: RaceState, turn: Turn) -> list[Action]:
     if (turn.adrenaline and not turn.adrenaline_move_used
             and extra_move_open(state, turn.car, 1)):
         out.append(AdrenalineMove(turn.car))
-    if not turn.boosted and (car.engine >= 1 or free_boost(state, turn.car)):
+    if not turn.boosted and boost_open(state, turn.car, car.engine):
         out.append(Boost(turn.car))
     if state.garage is not None:
         out += symbol_choices(state, turn)
@@ -75,6 +82,9 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     if cooling and not cooldown_allowed(state, turn.car):
         raise IllegalAction("weather.no-cooldown", "no cooldown in this weather sector")
     if isinstance(action, SectorCooldown):
+        if state.rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one"):
+            raise IllegalAction(COOLING_BONUS_COOLDOWN, "under gear-plus-one the cooling bonus "
+                                "is part of the gear's cooldown")
         if not cooling_bonus(state, turn.car):
             raise IllegalAction("weather.cooling-bonus",
                                 "the car is not in a cooling-bonus sector")
@@ -85,9 +95,9 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     elif isinstance(action, Cooldown):
         if turn.cooldown_used:
             raise IllegalAction("react.any-order", "the gear's cooldown was already used")
-        if action.amount < 1 or action.amount > COOLDOWN[car.gear]:
-            raise IllegalAction("react.cooldown",
-                                f"gear {car.gear} gives cooldown {COOLDOWN[car.gear]}")
+        most = COOLDOWN[car.gear] + gear_cooldown_bonus(state, turn.car)
+        if action.amount < 1 or action.amount > most:
+            raise IllegalAction("react.cooldown", f"gear {car.gear} gives cooldown {most}")
         if action.amount > car.hand.count(HEAT):
             raise IllegalAction("react.cooldown", "cooldown takes Heat only from the hand")
     elif isinstance(action, AdrenalineCooldown | AdrenalineMove):
@@ -105,7 +115,7 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
     elif isinstance(action, Boost):
         if turn.boosted:
             raise IllegalAction("react.boost", "boost is allowed once per turn")
-        if car.engine < 1 and not free_boost(state, turn.car):
+        if not boost_open(state, turn.car, car.engine):
             raise IllegalAction("react.boost", "boost needs a Heat in the engine")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from heatcore.events import Event, event
 from heatcore.legends import new_round
 from heatcore.registry import implements
+from heatcore.rulings import LEGEND_ADRENALINE_COUNT
 from heatcore.state import Phase, RaceState
 from heatcore.values import replace
 
@@ -26,10 +27,14 @@ def adrenaline_count(starting_cars: int) -> int:
             "ruling.legend-adrenaline-count")
 def has_adrenaline(state: RaceState, car: int) -> bool:
     """Whether ``car`` is among the last cars of this round's fixed turn order (every car
-    counts, Legends included; a Legend itself never has adrenaline)."""
+    counts, Legends included, for how many: only the players' cars under the alternative
+    "players-only"; a Legend itself never has adrenaline)."""
     if state.cars[car].legend is not None:
         return False
-    return state.order.index(car) >= len(state.order) - adrenaline_count(len(state.cars))
+    starting = len(state.cars)
+    if state.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+        starting = sum(c.legend is None for c in state.cars)
+    return state.order.index(car) >= len(state.order) - adrenaline_count(starting)
 
 
 @implements("legend.turn-order")

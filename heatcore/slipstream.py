@@ -5,13 +5,13 @@ from __future__ import annotations
 from heatcore.actions import DeclineSlipstream, Slipstream
 from heatcore.errors import IllegalAction
 from heatcore.events import Event
-from heatcore.garage.turn import slipstream_extras
+from heatcore.garage.turn import slipstream_extras as card_extras
 from heatcore.placement import move_car, occupied
 from heatcore.react import extra_move_open
 from heatcore.registry import implements
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
-from heatcore.weather import slipstream_allowed, slipstream_bonus
+from heatcore.weather import slipstream_allowed, slipstream_bonus, slipstream_extras
 
 SLIPSTREAM_SPACES = 2
 
@@ -35,24 +35,31 @@ def can_slipstream(state: RaceState, car: int) -> bool:
 
 
 def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | DeclineSlipstream, ...]:
-    """Slipstream (then slipstream with the sector's bonus, if any), then no slipstream."""
-    bonus = slipstream_bonus(state, car)
+    """Slipstream (then slipstream with the sector's bonus, if any, or each part of it),
+    then no slipstream; with the Garage, every extra the cards and the sector allow."""
     if state.garage is not None:
-        return (*(Slipstream(car, e) for e in slipstream_extras(state, car, bonus)),
-                DeclineSlipstream(car))
-    if bonus:
-        return (Slipstream(car), Slipstream(car, bonus), DeclineSlipstream(car))
-    return (Slipstream(car), DeclineSlipstream(car))
+        return (*(Slipstream(car, e) for e in garage_extras(state, car)), DeclineSlipstream(car))
+    extras = slipstream_extras(state, car)
+    return (Slipstream(car), *(Slipstream(car, n) for n in extras), DeclineSlipstream(car))
+
+
+def garage_extras(state: RaceState, car: int) -> tuple[int, ...]:
+    """With the Garage: the sums of the sector's bonus and the cards' Slipstream +N (0
+    included), and under ruling.slipstream-bonus-all-or-nothing's "any-part" each part of
+    the sector's bonus too."""
+    bonus = slipstream_bonus(state, car)
+    extras = set(card_extras(state, car, bonus))
+    extras |= set(slipstream_extras(state, car))
+    return tuple(sorted(extras))
 
 
 def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
     """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
     if isinstance(action, Slipstream) and state.garage is not None:
-        if action.extra not in slipstream_extras(state, action.car,
-                                                 slipstream_bonus(state, action.car)):
+        if action.extra not in garage_extras(state, action.car):
             raise IllegalAction("upgrade.slipstream", f"no slipstream of +{action.extra}: the "
                                 "extras are sums of the cards' Slipstream +N and the sector's")
-    elif isinstance(action, Slipstream) and action.extra not in (0, slipstream_bonus(
+    elif isinstance(action, Slipstream) and action.extra not in (0, *slipstream_extras(
             state, action.car)):
         raise IllegalAction("road.slipstream-boost",
                             f"no slipstream bonus of +{action.extra} where the car stands")

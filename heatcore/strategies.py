@@ -52,6 +52,7 @@ from heatcore.actions import (
     EndReact,
     LegendShuffle,
     Plan,
+    SectorCooldown,
     Shuffle,
     Slipstream,
 )
@@ -231,6 +232,8 @@ def arbitrary_actions(players: int = MAX_PLAYERS) -> st.SearchStrategy[Action]:
         st.builds(Boost, car), st.builds(EndReact, car), st.builds(Slipstream, car),
         st.builds(DeclineSlipstream, car), st.builds(Discard, car, _CARD_TUPLES),
         st.builds(Shuffle, car, st.lists(st.sampled_from(ALL_CARDS), max_size=20).map(tuple)),
+        st.builds(SectorCooldown, car), st.builds(Slipstream, car, st.integers(-1, 3)),
+        st.builds(LegendShuffle, car, st.lists(st.integers(0, 11), max_size=11).map(tuple)),
     )
 
 

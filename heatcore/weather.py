@@ -16,6 +16,7 @@ from typing import Any
 from heatcore.cards import HEAT, canonical, starting_deck
 from heatcore.errors import MalformedInput
 from heatcore.registry import implements, spec_dir
+from heatcore.rulings import COOLING_BONUS_COOLDOWN, FREE_BOOST_ENGINE, SLIPSTREAM_BONUS_PART
 from heatcore.state import Conditions, RaceState
 from heatcore.track import Track
 
@@ -168,14 +169,34 @@ def cooldown_allowed(state: RaceState, car: int) -> bool:
 
 @implements("weather.cooling-bonus", "ruling.cooling-bonus-own-cooldown")
 def cooling_bonus(state: RaceState, car: int) -> bool:
-    """Whether the car stands in a Snow or Rain sector (one extra cooldown)."""
-    return _effect(state, car) == COOLING_BONUS
+    """Whether the car may take the sector cooldown (a cooldown of its own) where it stands
+    now: in a Snow or Rain sector, unless the race plays the alternative "gear-plus-one"."""
+    return (_effect(state, car) == COOLING_BONUS
+            and not state.rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one"))
 
 
-@implements("road.free-boost", "ruling.free-boost-empty-engine")
+@implements("weather.cooling-bonus", "ruling.cooling-bonus-own-cooldown")
+def gear_cooldown_bonus(state: RaceState, car: int) -> int:
+    """What the sector adds to the gear's cooldown where the car stands now: 1 in a Snow or
+    Rain sector under the alternative "gear-plus-one", else 0."""
+    return int(_effect(state, car) == COOLING_BONUS
+               and state.rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one"))
+
+
+@implements("road.free-boost")
 def free_boost(state: RaceState, car: int) -> bool:
     """Whether a boost costs no Heat where the car stands now."""
     return _effect(state, car) == FREE_BOOST
+
+
+@implements("road.free-boost", "react.boost", "ruling.free-boost-empty-engine")
+def boost_open(state: RaceState, car: int, engine: int) -> bool:
+    """Whether an engine holding ``engine`` Heat may boost where the car stands now: with a
+    Heat to pay, or for free in a Heat control sector (there too with a Heat in the engine
+    under the alternative "needs-heat")."""
+    if engine >= 1:
+        return True
+    return free_boost(state, car) and not state.rulings.chose(FREE_BOOST_ENGINE, "needs-heat")
 
 
 @implements("weather.no-slipstream")
@@ -184,12 +205,24 @@ def slipstream_allowed(state: RaceState, car: int) -> bool:
     return _effect(state, car) != NO_SLIPSTREAM
 
 
-@implements("weather.slipstream-boost", "road.slipstream-boost",
-            "ruling.slipstream-bonus-all-or-nothing")
+@implements("weather.slipstream-boost", "road.slipstream-boost")
 def slipstream_bonus(state: RaceState, car: int) -> int:
     """The optional extra slipstream spaces where the car stands (0, 1 or 2)."""
     effect = _effect(state, car)
     return SLIPSTREAM_BONUS.get(effect, 0) if effect is not None else 0
+
+
+@implements("weather.slipstream-boost", "road.slipstream-boost",
+            "ruling.slipstream-bonus-all-or-nothing")
+def slipstream_extras(state: RaceState, car: int) -> tuple[int, ...]:
+    """The extra spaces a slipstream may add where the car stands, ascending: the whole
+    bonus, or under the alternative "any-part" every part of it."""
+    bonus = slipstream_bonus(state, car)
+    if not bonus:
+        return ()
+    if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
+        return tuple(range(1, bonus + 1))
+    return (bonus,)
 
 
 def corner_token(state: RaceState, number: int) -> str | None:

@@ -45,12 +45,64 @@ def mine_situation(name: str, count: int, out: Path | None,
     return lines, failures
 
 
+def mine_module_situation(name: str, count: int, out: Path | None,
+                          tracks: tuple[str, ...] = BASE_TRACKS) -> tuple[list[str], int]:
+    """Mine a module situation (``proofs.module_miner``): witnesses played in the engine and
+    exported as cases, or, for a situation proved impossible, the proof and its control."""
+    from proofs import module_miner
+
+    start = time.perf_counter()
+    if name in module_miner.IMPOSSIBLE:
+        prove, control = module_miner.IMPOSSIBLE[name]
+        lines, failures = [], 0
+        for track in tracks:
+            held, caught = str(prove(track)), str(prove(track, control))
+            ok = held == "unsat" and caught == "sat"
+            lines.append(f"{name:<24} {track:<14} no witness exists ({held}); control "
+                         f"{control} {caught}{'' if ok else ': WRONG'}")
+            failures += not ok
+        return lines, failures
+    cases: list[dict[str, object]] = []
+
+    def add(rule: str, cid: str, description: str, state: object, expect: object,
+            source: str, also: tuple[str, ...] = ()) -> None:
+        cases.append({"id": cid, "description": description, "rules": [rule, *also],
+                      "rulings": [], "source": source, "state": state, "expect": expect})
+
+    per_track = max(1, -(-count // len(tracks)))
+    lines, failures = [], 0
+    for number, witness in enumerate(module_miner.mine(name, per_track, tracks), start=1):
+        problems = module_miner.CASES[name](witness, number, add)
+        result = "agrees" if not problems else "DISAGREES: " + "; ".join(problems)
+        lines.append(f"{name:<24} {number:>2} {witness.track:<14} {result}")
+        failures += bool(problems)
+    for document in cases:
+        check_schema("case", document)
+    if out is not None and cases:
+        path = export(name, cases, out)
+        check_schema("suite", json.loads(path.read_text(encoding="utf-8")))
+    lines.append(f"{name:<24} {len(cases)} exported, {time.perf_counter() - start:.1f}s")
+    return lines, failures
+
+
 def mine_main(which: str, count: int, out: str | None,
               tracks: list[str] | None = None) -> int:
     """Run the miner for one situation or ``all``; print a report."""
-    names = [s.id for s in SITUATIONS] if which == "all" else [situation(which).id]
+    from proofs.module_miner import IMPOSSIBLE, MINERS
+
+    modular = [*MINERS, *IMPOSSIBLE]
+    if which == "all":
+        names = [s.id for s in SITUATIONS] + modular
+    else:
+        names = [which if which in modular else situation(which).id]
     failures = 0
     for name in names:
+        if name in modular:
+            lines, failed = mine_module_situation(name, count, Path(out) if out else None,
+                                                  tuple(tracks or BASE_TRACKS))
+            print("\n".join(lines))
+            failures += failed
+            continue
         lines, failed = mine_situation(name, count, Path(out) if out else None,
                                        tuple(tracks or BASE_TRACKS))
         print("\n".join(lines))

@@ -1,7 +1,7 @@
 """Z3 proofs about the modules, each with a negative control, over the base tracks.
 
 Read from ``spec/tracks/*.json`` (``proofs.track_graph.load_track_data``), not from the
-engine; the rules are encoded from the spec's words. Three proofs:
+engine; the rules are encoded from the spec's words. Four proofs:
 
 - ``legend-one-corner`` (legend.one-corner, legend.aggressive): a Legend's move never
   crosses more corner lines than it may (1, or 2 from a chevron with aggressive Legends),
@@ -11,6 +11,11 @@ engine; the rules are encoded from the spec's words. Three proofs:
   Italia no corner speed + diamond reaches a second line, so the stop never acts there);
   ``legend-helmet-overshoot``, a Legend before the line moving its helmet number even across
   the corner, clears two corners on every base track.
+- ``legend-aggressive-stop-moot`` (legend.aggressive, ruling.legend-aggressive-stop): the
+  ruling's default and its alternative (BGA: before the second line in every case) move
+  every Legend alike on the base tracks, so the ruling is not switchable. Control
+  ``long-moves``: chevrons at every corner and road tokens raising a limit by up to 20 make
+  them differ.
 - ``sector-between-lines`` (road.placement): a move that crosses no corner line stays in one
   sector. Control ``sector-off-by-one``: sectors starting on the corner's own space.
 - ``sector-where-the-car-is`` (road.where-the-car-is, weather.no-cooldown): the Cloud's
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import z3
@@ -35,6 +40,7 @@ from proofs import garage
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
 LEGEND_CONTROLS = ("legend-no-stop", "legend-helmet-overshoot")
+MOOT_CONTROLS = ("long-moves",)
 SECTOR_CONTROLS = ("sector-off-by-one",)
 WHERE_CONTROLS = ("sector-at-start",)
 CLOUD, WEATHER_TOKEN = 0, 0  # weather token ids (Cloud) and road token ids (Weather)
@@ -76,11 +82,14 @@ def _crossed(tl: Lines, start: z3.ArithRef, end: z3.ArithRef) -> z3.ArithRef:
 
 def legend_model(tl: Lines, p: z3.ArithRef, d: z3.ArithRef, h: z3.ArithRef, r: z3.ArithRef,
                  aggressive: z3.BoolRef, stop: bool = True,
-                 helmet_stop: bool = True) -> tuple[z3.ArithRef, z3.ArithRef]:
+                 helmet_stop: bool = True,
+                 second_line: bool = False) -> tuple[z3.ArithRef, z3.ArithRef]:
     """(spaces moved, corner lines it may cross) for a Legend at ``p``, from the spec text:
     before the next corner's Legend line, the helmet number unless that crosses the corner
     (then to ``diamond`` spaces before the last space before it); past the line, the corner's
-    limit (+ road token ``r``) + diamond, stopping before line ``allowed + 1``."""
+    limit (+ road token ``r``) + diamond, stopping before line ``allowed + 1`` (before the
+    second line in every case with ``second_line``: ruling.legend-aggressive-stop's
+    alternative)."""
     spaces: z3.ArithRef = h  # no corner line ahead before the finish: the final lap
     allowed: z3.ArithRef = z3.IntVal(1)
     for j in reversed(range(len(tl.at))):
@@ -94,7 +103,7 @@ def legend_model(tl: Lines, p: z3.ArithRef, d: z3.ArithRef, h: z3.ArithRef, r: z
             second = after[0] - p if after else speed
             third = after[1] - p if len(after) > 1 else speed
             limited = z3.If(_crossed(tl, p, p + speed) > may,
-                            z3.If(chev, third, second), speed)
+                            second if second_line else z3.If(chev, third, second), speed)
         else:
             limited = speed
         before = z3.If(p + h <= c, h, c - d - p) if helmet_stop else h
@@ -121,6 +130,24 @@ def prove_legend_one_corner(track_id: str, control: str | None = None) -> z3.Che
                                    helmet_stop=control != "legend-helmet-overshoot")
     solver = z3.Solver()
     solver.add(*domain, _crossed(tl, p, p + spaces) > allowed)
+    return solver.check()
+
+
+def prove_aggressive_stop_moot(track_id: str, control: str | None = None) -> z3.CheckSatResult:
+    """UNSAT: ruling.legend-aggressive-stop's default and its alternative (stop before the
+    second line in every case) move every Legend alike, whatever its start, card, the road
+    token and the option (only Great Britain has chevrons; elsewhere no Legend is ever
+    allowed a second line). Control ``long-moves``: with a chevron of 3 spaces at every
+    corner and road tokens up to +20 on a limit, moves cross three lines and differ (SAT)."""
+    tl = lines(track_id)
+    domain, (p, d, h, r, aggressive) = _legend_vars(tl)
+    if control == "long-moves":
+        tl = replace(tl, chevron=(3,) * len(tl.chevron))
+        domain = [c for c in domain if not c.eq(r <= 1)] + [r <= 20]
+    ours, _ = legend_model(tl, p, d, h, r, aggressive)
+    theirs, _ = legend_model(tl, p, d, h, r, aggressive, second_line=True)
+    solver = z3.Solver()
+    solver.add(*domain, ours != theirs)
     return solver.check()
 
 
@@ -223,6 +250,7 @@ def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
 
 PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
     "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),
+    "legend-aggressive-stop-moot": (prove_aggressive_stop_moot, MOOT_CONTROLS),
     "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
     "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
     **garage.PROOFS,  # the Garage's symbol arithmetic (proofs.garage)

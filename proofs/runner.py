@@ -376,6 +376,7 @@ def modules_main(tracks: list[str] | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
     from proofs.miner import SITUATIONS
+    from proofs.module_miner import IMPOSSIBLE, MINERS
 
     parser = Parser("heatcore prove", description=__doc__)
     runs = [*BASE_TRACKS, *all_laps()]
@@ -401,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
     parser.add_argument("--mine", metavar="SITUATION",
-                        choices=["all", *(s.id for s in SITUATIONS)],
+                        choices=["all", *(s.id for s in SITUATIONS), *MINERS,
+                                 *IMPOSSIBLE],
                         help="mine witnesses of a situation ('all' for every one) instead")
     parser.add_argument("--count", type=positive, default=5, help="witnesses per situation")
     parser.add_argument("--out", metavar="DIR", default="mined",

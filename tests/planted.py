@@ -18,7 +18,9 @@ import pytest
 from heatcore import (
     cards,
     cleanup,
+    corners,
     engine,
+    legends,
     observe,
     placement,
     planning,
@@ -34,6 +36,7 @@ from heatcore.actions import AdrenalineMove, Cooldown, Plan
 from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.errors import IllegalAction, MalformedInput
 from heatcore.events import event
+from heatcore.state import RaceState
 from heatcore.values import replace
 
 Patch = Callable[[pytest.MonkeyPatch], None]
@@ -885,9 +888,241 @@ ALTERNATIVE_KILLERS: dict[tuple[str, str], str] = {
         "test_rulings::test_under_skip_a_finished_car_neither_discards_nor_draws",
     ("ruling.setback-corner", "checked"):
         "test_rulings::test_under_checked_a_setback_before_a_corner_line_still_checks_it",
+    ("ruling.cooling-bonus-own-cooldown", "gear-plus-one"):
+        "test_module_rulings::test_gear_plus_one_adds_the_bonus_to_the_gears_cooldown",
+    ("ruling.slipstream-bonus-all-or-nothing", "any-part"):
+        "test_module_rulings::test_any_part_offers_every_part_of_the_slipstream_bonus",
+    ("ruling.free-boost-empty-engine", "needs-heat"):
+        "test_module_rulings::test_needs_heat_refuses_the_free_boost_to_an_empty_engine",
+    ("ruling.legend-blocked-spot", "stay"):
+        "test_module_rulings::test_stay_keeps_a_legend_whose_space_is_full_where_it_is",
+    ("ruling.legend-adrenaline-count", "players-only"):
+        "test_module_rulings::test_players_only_counts_the_players_cars_for_two_adrenaline_places",
 }
 
 ALTERNATIVES_IGNORED: tuple[Planted, ...] = tuple(
     P(ruling, f"plays the default where the race chose {ruling}={choice}",
       _alternative_ignored(ruling, choice), killer)
     for (ruling, choice), killer in sorted(ALTERNATIVE_KILLERS.items()))
+
+
+# ------------------------------------------------------------------ the modules' bugs
+
+def _modules_unchecked(setup_: Any, track_: Any) -> None:
+    """check_modules accepting any module list."""
+
+
+def _any_weather_token(orig: Any) -> Any:
+    def check(conditions: Any, track_: Any) -> None:
+        if conditions.weather in weather.weather_tokens():
+            orig(conditions, track_)
+    return check
+
+
+def _road_counts_unchecked(orig: Any) -> Any:
+    def check(conditions: Any, track_: Any) -> None:
+        if len(conditions.road) == len(track_.corners):
+            return  # any tokens, any number of each
+        orig(conditions, track_)
+    return check
+
+
+def _sector_one_late(orig: Any) -> Any:
+    def sector_of(self: Any, position: int) -> int:
+        return int(orig(self, position - 1))
+    return sector_of
+
+
+def _effect_at_turn_start(state: Any, car: int) -> Any:
+    turn = state.turn
+    position = turn.start_position if turn is not None and turn.car == car \
+        else state.cars[car].position
+    return weather.sector_effect(state, position)
+
+
+def _weather_everywhere(orig: Any) -> Any:
+    def effect(state: Any, position: int) -> Any:
+        found = orig(state, position)
+        if found is None and state.conditions is not None:
+            return weather.weather_tokens()[state.conditions.weather].sector
+        return found
+    return effect
+
+
+def _legend_shifted(helmet: int) -> Callable[[Any], Any]:
+    def make(orig: Any) -> Any:
+        def cards_() -> Any:
+            return {card: {colour: (d, h + helmet) for colour, (d, h) in entry.items()}
+                    for card, entry in orig().items()}
+        return cards_
+    return make
+
+
+def _legend_rule_off(rule: str, delta: int) -> Callable[[Any], Any]:
+    """legend_spaces moving ``delta`` spaces more whenever ``rule`` decides the move."""
+    def make(orig: Any) -> Any:
+        def spaces(state: Any, car: int, diamond: int, helmet: int) -> Any:
+            moved, why = orig(state, car, diamond, helmet)
+            if why == rule and moved + delta >= 0:
+                return moved + delta, why
+            return moved, why
+        return spaces
+    return make
+
+
+def _legend_checked_at_corners(orig: Any) -> Any:
+    """A Legend's turn going on to the slipstream and corner steps, as a car's."""
+    from heatcore.state import Stage
+
+    def turn_(state: Any, turn: Any, events: Any) -> Any:
+        after = orig(state, turn, events)
+        if after.turn is not None and after.turn.stage is Stage.REPLENISH:
+            return replace(after, turn=replace(after.turn, stage=Stage.SLIPSTREAM))
+        return after
+    return turn_
+
+
+def _legend_adrenaline(state: Any, car: int) -> bool:
+    count = rounds.adrenaline_count(len(state.cars))
+    return state.order.index(car) >= len(state.order) - count
+
+
+def _legend_never_finishes(orig: Any) -> Any:
+    def finished(self: Any, car: int) -> bool:
+        return self.cars[car].legend is None and bool(orig(self, car))
+    return finished
+
+
+def _aggressive_ignored(orig: Any) -> Any:
+    def spaces(state: Any, car: int, diamond: int, helmet: int) -> Any:
+        calm = replace(state, legends=replace(state.legends, aggressive=False))
+        return orig(calm, car, diamond, helmet)
+    return spaces
+
+
+def _aggressive_stops_at_second(orig: Any) -> Any:
+    """BGA's reading: a Legend that would cross too many lines stops before the second."""
+    def spaces(state: Any, car: int, diamond: int, helmet: int) -> Any:
+        moved, why = orig(state, car, diamond, helmet)
+        if why == "legend.one-corner" and state.legends.aggressive:
+            return _aggressive_ignored(orig)(state, car, diamond, helmet)
+        return moved, why
+    return spaces
+
+
+def _legend_with_engine(orig: Any) -> Any:
+    def car_(colour: str, position: int, racing: bool) -> Any:
+        return replace(orig(colour, position, racing), gear=2)
+    return car_
+
+
+MODULE_PLANTED: tuple[Planted, ...] = (
+    P("weather.module", "any module list is accepted",
+      _set(setup, "check_modules", _modules_unchecked),
+      "test_module_weather::test_unknown_or_misordered_modules_are_refused_with_the_rule"),
+    P("weather.draw", "an unknown weather token is accepted",
+      _wrap(setup, "check_conditions", _any_weather_token),
+      "test_module_weather::test_one_of_the_six_tokens_is_drawn_and_recorded_in_the_setup"),
+    P("weather.setup-change", "the weather token changes no starting card",
+      _wrap(setup, "starting_cards", lambda orig: lambda track_, token: orig(track_, None)),
+      "test_module_weather::test_each_weather_changes_every_players_starting_cards",
+      {"weather": "sun", "engine": 3, "deck_heat": 1, "discard": 3, "stress": 3}),
+    P("road.draw", "any road tokens, any number of each, are accepted",
+      _wrap(setup, "check_conditions", _road_counts_unchecked),
+      "test_module_weather::test_one_road_token_per_corner_from_the_box_of_twelve"),
+    P("road.placement", "a sector starts one space after its corner's",
+      _wrap(track.Track, "sector_of", _sector_one_late),
+      "test_module_weather::test_a_sector_runs_from_its_corner_line_to_the_next_one"),
+    P("road.where-the-car-is", "sector effects are judged where the turn started",
+      _set(weather, "_effect", _effect_at_turn_start),
+      "test_module_weather::test_leaving_a_cloud_sector_during_react_allows_cooldown_again"),
+    P("weather.sector-only", "the weather acts in every sector without a sector token",
+      _wrap(weather, "sector_effect", _weather_everywhere),
+      "test_module_weather::test_the_weather_acts_only_where_its_token_lies"),
+    P("weather.no-cooldown", "the Cloud allows cooldown",
+      _set(react, "cooldown_allowed", lambda state, car: True),
+      "test_module_weather::test_no_cooldown_at_all_in_a_cloud_sector"),
+    P("weather.no-slipstream", "the Fog allows slipstream",
+      _set(slipstream, "slipstream_allowed", lambda state, car: True),
+      "test_module_weather::test_no_slipstream_from_a_fog_sector_but_into_one"),
+    P("weather.slipstream-boost", "Storm and Sun give no slipstream bonus",
+      _item(weather.SLIPSTREAM_BONUS, "slipstream-plus-2", 0),
+      "test_module_weather::test_sun_sector_offers_slipstream_two_or_four"),
+    P("weather.cooling-bonus", "Snow and Rain give no cooling bonus",
+      _set(react, "cooling_bonus", lambda state, car: False),
+      "test_module_weather::test_rain_sector_gives_one_more_cooldown_in_any_gear"),
+    P("road.limit", "speed-limit tokens are ignored",
+      _set(corners, "corner_limit", lambda state, number, printed: printed),
+      "test_module_weather::test_speed_limit_tokens_move_the_limit_by_one"),
+    P("road.overheat", "an Overheat corner costs no extra Heat",
+      _set(corners, "corner_heat", lambda state, number, excess: max(0, excess)),
+      "test_module_weather::test_overheat_costs_one_more_heat_only_when_over_the_limit"),
+    P("road.free-boost", "a boost in a Heat control sector pays Heat",
+      _both(_set(react, "free_boost", lambda state, car: False),
+            _set(weather, "free_boost", lambda state, car: False)),
+      "test_module_weather::test_heat_control_boosts_for_free_even_with_an_empty_engine"),
+    P("road.slipstream-boost", "the Slipstream boost token gives no extra space",
+      _item(weather.SLIPSTREAM_BONUS, "slipstream-plus-1", 0),
+      "test_module_weather::test_slipstream_boost_token_offers_three_spaces_without_speed"),
+    P("legend.setup", "a Legend starts in 2nd gear",
+      _wrap(setup, "legend_car", _legend_with_engine),
+      "test_module_legends::test_legends_are_cars_without_cards_on_the_grid"),
+    P("legend.deck", "the round's Legend card stays up in the next round",
+      _set(rounds, "new_round", lambda deck: deck),
+      "test_module_legends::test_the_round_card_is_the_top_card_and_an_empty_deck_is_reshuffled"),
+    P("legend.card", "a Legend reads its helmet number one too high",
+      _wrap(legends, "legend_cards", _legend_shifted(1)),
+      "test_module_legends::test_before_the_line_the_helmet_number_or_diamond_spaces_before_the_corner"),
+    P("legend.past-line", "past the Legend line a Legend moves one space too far",
+      _wrap(legends, "legend_spaces", _legend_rule_off("legend.past-line", 1)),
+      "test_module_legends::test_past_the_legend_line_a_legend_moves_corner_speed_plus_diamond"),
+    P("legend.one-corner", "a Legend stopped before a second line goes one space on",
+      _wrap(legends, "legend_spaces", _legend_rule_off("legend.one-corner", 1)),
+      "test_module_legends::test_a_legend_stops_before_a_second_corner_line"),
+    P("legend.before-line", "before the Legend line a Legend stops one space short",
+      _wrap(legends, "legend_spaces", _legend_rule_off("legend.before-line", -1)),
+      "test_module_legends::test_before_the_line_the_helmet_number_or_diamond_spaces_before_the_corner"),
+    P("legend.final-lap", "on the final lap a Legend moves one space short",
+      _wrap(legends, "legend_spaces", _legend_rule_off("legend.final-lap", -1)),
+      "test_module_legends::test_on_the_final_lap_a_legend_heads_for_the_finish_and_is_ranked"),
+    P("legend.no-heat", "a Legend goes on to slipstream and the corner check",
+      _wrap(engine, "legend_turn", _legend_checked_at_corners),
+      "test_module_legends::test_a_legend_stops_before_a_second_corner_line"),
+    P("legend.turn-order", "a Legend in an adrenaline place takes the adrenaline",
+      _set(engine, "has_adrenaline", _legend_adrenaline),
+      "test_module_legends::test_legends_skip_planning_and_take_adrenaline_places_without_adrenaline"),
+    P("legend.finish", "a Legend past the final line is never ranked",
+      _wrap(RaceState, "has_finished", _legend_never_finishes),
+      "test_module_legends::test_on_the_final_lap_a_legend_heads_for_the_finish_and_is_ranked"),
+    P("legend.aggressive", "the aggressive option is ignored",
+      _wrap(legends, "legend_spaces", _aggressive_ignored),
+      "test_module_legends::test_an_aggressive_legend_on_a_chevron_crosses_one_line_more"),
+    P("ruling.cooling-bonus-own-cooldown", "the cooling bonus adds 1 to the gear's cooldown",
+      _both(_wrap(engine, "react_choices", _under("ruling.cooling-bonus-own-cooldown",
+                                                  "gear-plus-one")),
+            _wrap(engine, "check_react", _under("ruling.cooling-bonus-own-cooldown",
+                                                "gear-plus-one"))),
+      "test_module_weather::test_the_cooling_bonus_comes_on_top_of_the_gears_cooldown"),
+    P("ruling.slipstream-bonus-all-or-nothing", "a part of the slipstream bonus is offered",
+      _wrap(engine, "slipstream_choices", _under("ruling.slipstream-bonus-all-or-nothing",
+                                                 "any-part")),
+      "test_module_weather::test_sun_sector_offers_slipstream_two_or_four"),
+    P("ruling.free-boost-empty-engine", "the free boost needs a Heat in the engine",
+      _both(_wrap(engine, "react_choices", _under("ruling.free-boost-empty-engine",
+                                                  "needs-heat")),
+            _wrap(engine, "check_react", _under("ruling.free-boost-empty-engine",
+                                                "needs-heat"))),
+      "test_module_weather::test_heat_control_boosts_for_free_even_with_an_empty_engine"),
+    P("ruling.legend-blocked-spot", "a Legend whose space is full stays where it is",
+      _wrap(engine, "legend_turn", _under("ruling.legend-blocked-spot", "stay")),
+      "test_module_legends::test_a_blocked_legend_takes_the_first_free_spot_behind"),
+    P("ruling.legend-adrenaline-count", "only the players' cars count for two adrenaline places",
+      _wrap(engine, "has_adrenaline", _under("ruling.legend-adrenaline-count", "players-only")),
+      "test_module_rulings::test_players_only_counts_the_players_cars_for_two_adrenaline_places"),
+    P("ruling.legend-aggressive-stop", "an aggressive Legend stops before the second line",
+      _wrap(legends, "legend_spaces", _aggressive_stops_at_second),
+      "test_module_legends::test_an_aggressive_legend_stops_before_the_third_line"),
+)
+
+#: Every planted bug: the core race's, then the modules'.
+PLANTED = PLANTED + MODULE_PLANTED

@@ -181,6 +181,8 @@ def test_conform_checks_the_report_folder_before_the_run(
     (("race", "--players", "9"), "--players"),
     (("race", "--count", "0"), "not a positive"),
     (("race", "--count", "3", "--html", "x.html"), "--html draws one race"),
+    (("race", "--count", "3", "--modules", "legends", "--players", "5", "--legends", "2"),
+     "setup.players"),
     (("conform", "--impl", "x", "--seed", "-1"), "a seed is 0 or more"),
     (("replay", "/no/such/file.json"), "cannot read"),
     (("frobnicate",), "invalid choice"),
@@ -188,6 +190,17 @@ def test_conform_checks_the_report_folder_before_the_run(
 def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
                                    words: str) -> None:
     assert words in one_line_error(*run(capsys, *argv)[::2])
+
+
+@pytest.mark.rules("weather.module", "legend.turn-order")
+def test_race_count_plays_module_races(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "--count", "3", "--modules", "weather,legends",
+                       "--legends", "2", "--players", "3", "--aggressive", "--laps", "1",
+                       "--policy", "random")
+    assert code == 0
+    assert "modules: weather, legends (2 Legends, aggressive)" in out
+    assert re.search(r"^  legend\s+\S+%\s+40\.0%$", out, re.MULTILINE), out
+    assert "cooling bonuses" in out and "engine: fast" in out and "races: 3" in out
 
 
 @pytest.mark.parametrize("spelling", ["gb", "GB", "great-britain", "Great Britain",

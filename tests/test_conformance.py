@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from heatcore.conformance import PROTOCOL
+from heatcore.conformance import CORE_PROTOCOL, PROTOCOL
 from heatcore.conformance.fixtures import check_corpus, fixtures_dir, load_cases, render
 from heatcore.conformance.harness import CannotStart, run
 from heatcore.conformance.harness import main as conform_main
 from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.mutants import BROKEN, PLANTED, PROTOCOL_FAILURES
+from heatcore.conformance.mutants import BROKEN, NARROWER, PLANTED, PROTOCOL_FAILURES
 from heatcore.conformance.protocol import handle
 from heatcore.conformance.schema import SchemaError, check, schemas_dir
 from heatcore.conformance.shrink import shortest_suffix
 from heatcore.registry import ruleset
+from heatcore.weather import MODULES
 
 ALL_RULES = tuple(ruleset().rule_ids)
 SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
@@ -121,6 +122,65 @@ def test_serve_answers_each_request_with_a_schema_valid_reply() -> None:
     bad = handle(binding, session, {"op": "fly"})
     assert bad["error"]["kind"] == "protocol"
     check("response.stop", handle(binding, session, {"op": "stop"}))
+
+
+@pytest.mark.rules("weather.module")
+def test_serve_speaks_conform_2_with_modules_and_still_conform_1_without() -> None:
+    binding = HeatBinding()
+    binding.use_modules(MODULES)
+    module_race = next(binding.random_race(seed) for seed in range(40)
+                       if binding.random_race(seed).setup.get("modules"))
+    new: dict[str, object] = {}
+    hello = handle(binding, new, {"op": "start", "protocol": "conform/2", "ruleset": "heat"})
+    check("response.start", hello)
+    assert hello["protocol"] == PROTOCOL == "conform/2" and hello["modules"] == list(MODULES)
+    assert handle(binding, new, {"op": "load", "state": module_race.start}) == {"ok": True}
+    old: dict[str, object] = {}
+    hello = handle(binding, old, {"op": "start", "protocol": CORE_PROTOCOL, "ruleset": "heat"})
+    check("response.start", hello)
+    assert hello["protocol"] == "conform/1" and hello["modules"] == []
+    refused = handle(binding, old, {"op": "load", "state": module_race.start})
+    check("response.load", refused)
+    assert refused["error"]["kind"] == "unsupported"
+    refused = handle(binding, old, {"op": "setup", "setup": module_race.setup})
+    assert refused["error"]["kind"] == "unsupported"
+    core = binding.random_race(1)
+    assert not core.setup.get("modules")
+    assert handle(binding, old, {"op": "load", "state": core.start}) == {"ok": True}
+    assert handle(binding, {}, {"op": "start", "protocol": "conform/9",
+                                "ruleset": "heat"})["error"]["kind"] == "unsupported"
+
+
+@pytest.mark.rules("weather.module", "legend.turn-order")
+def test_the_random_races_play_the_declared_modules_and_only_those() -> None:
+    binding = HeatBinding()
+    assert {tuple(binding.random_race(s).setup.get("modules", [])) for s in range(8)} == {()}
+    binding.use_modules(["legends", "garage"])
+    played = {tuple(binding.race_options(s)[0]) for s in range(28)}
+    assert played == {(), ("legends",)}
+    binding.use_modules(MODULES)
+    assert {binding.race_options(s)[0] for s in range(28)} == {
+        (), ("weather",), ("legends",), ("weather", "legends")}
+
+
+@pytest.mark.rules("weather.module")
+@pytest.mark.parametrize("name", sorted(NARROWER))
+def test_a_narrower_engine_is_checked_on_the_core_only_without_failures(
+        name: str, tmp_path: Path) -> None:
+    """An engine that plays no module, and one that speaks only conform/1, pass: the
+    module cases are skipped as undeclared and the races are core races."""
+    report = _conform(name, tmp_path, ["--races", "3"])
+    assert report["exit"] == 0 and report["ok"] is True, report["failures"]
+    assert report["declared"]["modules"] == []  # type: ignore[index]
+    assert report["protocol"] == ("conform/1" if name == "conform1_only" else "conform/2")
+    cases = report["cases"]
+    assert cases["fail"] == 0 and cases["skip"] == sum(  # type: ignore[index]
+        1 for c in load_cases(fixtures_dir()) if c["state"].get("modules"))
+    skipped = report["skipped"]
+    assert isinstance(skipped, dict) and skipped
+    assert all(reason.startswith("module(s) not declared") for reason in skipped), skipped
+    assert sum(skipped.values()) == cases["skip"]  # type: ignore[index]
+    assert report["races"]["pass"] == 3  # type: ignore[index]
 
 
 @pytest.mark.rules("round.sequence")

@@ -15,7 +15,7 @@ from heatcore.actions import Action, Cooldown, EndReact, Plan, Shuffle
 from heatcore.conformance.fixtures import fixtures_dir, load_cases
 from heatcore.driver import play, random_policy, random_race, random_shuffle
 from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction, UnsupportedModule
+from heatcore.errors import IllegalAction
 from heatcore.fast import FastRace, fast_random_race
 from heatcore.fast import tables as fast_tables
 from heatcore.notation import parse_action, state_from_dict, state_to_dict, state_to_json
@@ -173,10 +173,6 @@ def test_the_fixture_corpus_passes_on_states_and_errors() -> None:
     assert len(cases) > 400
     for case in cases:
         state = validate(state_from_dict(case["state"]))
-        if state.modules:  # checked only on the modules it plays: none yet
-            with pytest.raises(UnsupportedModule):
-                FastRace.from_state(state)
-            continue
         race = FastRace.from_state(state)
         expect = case["expect"]
         if "legal" in expect:
@@ -193,15 +189,6 @@ def test_the_fixture_corpus_passes_on_states_and_errors() -> None:
             for step in expect["steps"]:
                 race.apply(parse_action(step["action"]))
                 assert state_to_dict(race.to_state()) == step["state"], case["id"]
-
-
-@pytest.mark.rules("weather.module")
-def test_the_fast_engine_refuses_a_module_naming_it() -> None:
-    setup = random_setup("usa", 3, random.Random(4), modules=("weather",))
-    with pytest.raises(UnsupportedModule) as refused:
-        FastRace.start(setup)
-    assert refused.value.module == "weather" and refused.value.kind == "unsupported"
-    assert "weather" in str(refused.value)
 
 
 def test_a_broken_fast_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -77,7 +77,7 @@ def test_the_checker_catches_a_missing_overheat(monkeypatch: pytest.MonkeyPatch)
 
 def test_the_checker_catches_a_missing_slipstream_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): no sector gives a slipstream bonus."""
-    monkeypatch.setattr(slipstream, "slipstream_bonus", lambda state, car: 0)
+    monkeypatch.setattr(slipstream, "slipstream_extras", lambda state, car: ())
     assert "slipstream" in str(_caught(("weather",)))
 
 

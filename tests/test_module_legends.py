@@ -10,11 +10,12 @@ from dataclasses import replace
 import pytest
 from scenario import kinds, make_car, make_state
 
+import heatcore.legends as legends_module
 from heatcore import IllegalAction, MalformedInput
 from heatcore.actions import LegendShuffle, Shuffle
 from heatcore.driver import greedy_policy, play, random_policy
 from heatcore.engine import apply, legal_actions
-from heatcore.legends import colours, full_deck, legend_car, legend_cards, legend_spaces
+from heatcore.legends import colours, full_deck, legend_car, legend_cards
 from heatcore.notation import parse_action, state_from_json, state_to_json
 from heatcore.rounds import has_adrenaline, next_planner
 from heatcore.setup import random_setup, start_race
@@ -128,7 +129,7 @@ def test_past_the_legend_line_a_legend_moves_corner_speed_plus_diamond() -> None
     assert legend_move(events, 1) == (36, "legend.past-line")  # limit 4 with the token
 
 
-@pytest.mark.rules("legend.before-line")
+@pytest.mark.rules("legend.before-line", "legend.card")
 def test_before_the_line_the_helmet_number_or_diamond_spaces_before_the_corner() -> None:
     _, events = play_round(legend_state([60], [("yellow", 14)]))
     assert legend_move(events, 1) == (25, "legend.before-line")  # helmet 11, stays short
@@ -172,9 +173,10 @@ def test_an_aggressive_legend_stops_before_the_third_line() -> None:
     state = replace(legend_state([60], [("blue", 37)], track="great-britain", aggressive=True),
                     track=track)
     # speed 5 + 3 from 37 crosses 37, 40 and 41: the aggressive Legend stops before 41's line
-    assert legend_spaces(state, 1, 3, 18) == (41 - 37, "legend.one-corner")
+    spaces = legends_module.legend_spaces  # read from the module (a planted bug replaces it)
+    assert spaces(state, 1, 3, 18) == (41 - 37, "legend.one-corner")
     calm = replace(state, legends=LegendDeck((), 1, False))
-    assert legend_spaces(calm, 1, 3, 18) == (40 - 37, "legend.one-corner")
+    assert spaces(calm, 1, 3, 18) == (40 - 37, "legend.one-corner")
 
 
 @pytest.mark.rules("legend.final-lap", "legend.finish")

@@ -11,7 +11,7 @@ import pytest
 
 from heatcore.cli import main
 from heatcore.driver import play
-from heatcore.outcomes import observe_race, observe_races, seated_policy
+from heatcore.outcomes import ModuleChoice, observe_race, observe_races, seated_policy
 from heatcore.setup import random_setup
 
 POLICY_MIX = ("aggressive", "clutter", "greedy")
@@ -51,6 +51,21 @@ def test_both_engines_give_the_same_outcomes() -> None:
     reference = observe_races("usa", 4, list(range(6)), 1, ("random", "greedy"), "reference")
     assert fast.races == reference.races
     assert any(r.spins for r in fast.races) and any(r.reshuffles for r in fast.races)
+
+
+@pytest.mark.rules("weather.module", "legend.turn-order")
+def test_both_engines_give_the_same_module_outcomes() -> None:
+    modules = ModuleChoice(("weather", "legends"), legends=2, aggressive=True)
+    fast = observe_races("france", 3, list(range(5)), 1, ("random",), "fast", modules=modules)
+    reference = observe_races("france", 3, list(range(5)), 1, ("random",), "reference",
+                              modules=modules)
+    assert fast.races == reference.races
+    assert all(r.policies == ("random",) * 3 + ("legend",) * 2 for r in fast.races)
+    assert len(fast.wins_by_grid_spot()) == 5
+    summary = fast.summary()
+    assert summary["modules"] == ["weather", "legends"] and summary["legends"] == 2
+    assert "sector_cooldowns" in summary["per_race"]
+    assert sum(r.slipstream_bonuses + r.sector_cooldowns for r in fast.races) > 0
 
 
 def test_race_count_prints_outcomes_and_writes_them_as_json(

@@ -90,3 +90,53 @@ def test_witness_start_states_are_valid_engine_states() -> None:
 def test_mining_reports_too_few_witnesses() -> None:
     lines, failures = mine_situation("cluttered", 1, None, ("usa",))
     assert failures == 0 and any("agrees" in line for line in lines)
+
+
+@pytest.mark.rules("road.where-the-car-is", "weather.no-cooldown", "road.overheat",
+                   "corner.spin")
+def test_module_situations_export_agreeing_witnesses_on_every_track(mined: Path) -> None:
+    """The module miner: a car leaving a Cloud sector in the same turn (two cases per
+    witness), an Overheat that makes a car spin; witnesses on every base track, each case
+    passing in the engine."""
+    from proofs.module_miner import MINERS
+
+    binding = HeatBinding()
+    for name in MINERS:
+        cases = json.loads((mined / f"{name}.json").read_text(encoding="utf-8"))["cases"]
+        tracks = {c["state"]["track"] for c in cases}
+        assert tracks == {"usa", "italia", "france", "great-britain"}, name
+        assert len({json.dumps(c["state"], sort_keys=True) for c in cases}) >= 8, name
+        for case in cases:
+            assert run_case(binding, case) is None, case["id"]
+
+
+@pytest.mark.rules("weather.no-cooldown", "road.overheat")
+def test_the_module_miner_catches_an_engine_that_breaks_the_rule(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Controls (both remove behaviour): an engine that ignores the Cloud, and one without
+    the Overheat's extra Heat, disagree with the encoding on the witnesses."""
+    import heatcore.corners
+    import heatcore.react
+    from proofs import module_miner
+
+    def problems(name: str) -> list[str]:
+        witness = module_miner.mine(name, 1, ("usa",))[0]
+        return module_miner.CASES[name](witness, 1, lambda *args, **kwargs: None)
+
+    assert problems("leave-no-cooldown") == [] and problems("overheat-spin") == []
+    monkeypatch.setattr(heatcore.react, "cooldown_allowed", lambda state, car: True)
+    assert any("weather.no-cooldown" in p for p in problems("leave-no-cooldown"))
+    monkeypatch.setattr(heatcore.corners, "corner_heat",
+                        lambda state, number, excess: max(0, excess))
+    assert any("road.overheat" in p for p in problems("overheat-spin"))
+
+
+@pytest.mark.rules("weather.slipstream-boost", "road.slipstream-boost", "road.placement")
+def test_no_sector_gives_slipstream_plus_three() -> None:
+    """The +3 slipstream (sector +2 and road token +1 together) has no witness: one road
+    token per sector; the control (two tokens in a sector) finds one."""
+    from proofs.module_miner import prove_no_slipstream_plus_three
+
+    for track in ("usa", "italia", "france", "great-britain"):
+        assert str(prove_no_slipstream_plus_three(track)) == "unsat", track
+        assert str(prove_no_slipstream_plus_three(track, "stacked-tokens")) == "sat", track

@@ -31,6 +31,17 @@ def test_a_legend_never_crosses_more_corner_lines_than_it_may(
         assert caught == (track not in NO_STOP_NEEDED), track
 
 
+@pytest.mark.rules("ruling.legend-aggressive-stop", "legend.aggressive")
+def test_the_aggressive_stop_ruling_cannot_change_a_legend_move(
+        results: dict[tuple[str, str, str | None], str]) -> None:
+    """Why ruling.legend-aggressive-stop is not switchable: its two alternatives agree on
+    every Legend move of the base tracks; the control (chevrons everywhere, long moves)
+    tells them apart on every track."""
+    for track in BASE_TRACKS:
+        assert results[("legend-aggressive-stop-moot", track, None)] == "unsat", track
+        assert results[("legend-aggressive-stop-moot", track, "long-moves")] == "sat", track
+
+
 @pytest.mark.rules("road.placement")
 def test_a_move_crossing_no_corner_line_stays_in_its_sector(
         results: dict[tuple[str, str, str | None], str]) -> None:

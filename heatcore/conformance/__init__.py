@@ -4,6 +4,14 @@ The format, protocol, harness and shrinker are generic; everything that knows He
 ``heatcore.conformance.heat`` (a *binding*: the reference engine seen through plain JSON).
 """
 
-PROTOCOL = "conform/1"
+#: The protocol version the harness speaks first: ``conform/2`` carries the optional
+#: modules (states, setups and random races that play them, for the modules an engine
+#: declares).
+PROTOCOL = "conform/2"
+#: The earlier version, still served and spoken: a ``conform/1`` session plays the core race
+#: only (no module states, no module races), whatever the engine declares.
+CORE_PROTOCOL = "conform/1"
+#: Every version heatcore serves, newest first.
+PROTOCOLS = (PROTOCOL, CORE_PROTOCOL)
 CASE_FORMAT = "conform.case/1"
 SUITE_FORMAT = "conform.suite/1"

@@ -16,12 +16,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
 from heatcore.cliutil import Parser, nonnegative, positive, seed
-from heatcore.conformance import PROTOCOL
+from heatcore.conformance import CORE_PROTOCOL, PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, Rejected
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
 from heatcore.conformance.capabilities import Capabilities
@@ -53,6 +53,7 @@ class Outcome:
 
     implementation: JSON = field(default_factory=dict)
     capabilities: Capabilities = field(default_factory=Capabilities)
+    protocol: str = PROTOCOL
     case_results: dict[str, str] = field(default_factory=dict)  # id -> pass|fail|skip
     case_rules: dict[str, list[str]] = field(default_factory=dict)
     races_passed: int = 0
@@ -98,6 +99,9 @@ class Session:
         self.engine: EngineProcess | None = None
         self.hello: JSON = {}
         self.caps = Capabilities(ruleset=ruleset)
+        #: The protocol version agreed at ``start`` (PROTOCOL, or CORE_PROTOCOL for an
+        #: engine that refuses it).
+        self.protocol = PROTOCOL
         self.started = 0
         self.gave_up: str | None = None
 
@@ -115,18 +119,31 @@ class Session:
         self.started += 1
         self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT),
                                     memory_mb=self.memory_mb)
-        hello: JSON = {"op": "start", "protocol": PROTOCOL, "ruleset": self.ruleset}
-        if self.rulings:
-            hello["rulings"] = self.rulings
-        reply = self.engine.request(hello)
+        version = PROTOCOL
+        reply = self._hello(version)
+        if not reply.get("ok") and unsupported(reply) is not None:
+            version = CORE_PROTOCOL  # an engine of the earlier version: the core race only
+            reply = self._hello(version)
         self.engine.timeout = self.timeout
         if not reply.get("ok"):
             raise EngineFailure("refused-start", f"start refused: {reply.get('error')}")
-        if reply.get("protocol") != PROTOCOL:
+        if reply.get("protocol") == CORE_PROTOCOL:  # answered in the earlier version
+            version = CORE_PROTOCOL
+        if reply.get("protocol") != version:
             raise EngineFailure("refused-start", f"engine speaks {reply.get('protocol')}")
         self.hello = reply
-        self.caps = Capabilities.from_hello(reply, self.ruleset)
+        self.protocol = version
+        caps = Capabilities.from_hello(reply, self.ruleset)
+        self.caps = replace(caps, modules=()) if version == CORE_PROTOCOL else caps
         return self.engine
+
+    def _hello(self, version: str) -> JSON:
+        """The engine's reply to ``start`` in protocol ``version``."""
+        assert self.engine is not None
+        hello: JSON = {"op": "start", "protocol": version, "ruleset": self.ruleset}
+        if self.rulings:
+            hello["rulings"] = self.rulings
+        return self.engine.request(hello)
 
     def failed(self, error: EngineFailure) -> str:
         """Close the engine after ``error``; a one-paragraph account of it."""
@@ -510,11 +527,15 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
     start_engine(session)
     outcome.implementation = session.hello.get("implementation", {})
     outcome.capabilities = session.caps
+    outcome.protocol = session.protocol
     try:
         refused = _declared_otherwise(asked, session.caps)
         if refused is not None:
             raise CannotStart(refused)
         racing, unplayable = race_binding(binding, session.caps)
+        use_modules = getattr(racing, "use_modules", None)
+        if use_modules is not None:  # the random races play the modules the engine declares
+            use_modules(session.caps.modules)
         outcome.race_rulings = session.caps.alternatives() if unplayable is None else {}
         runner = Runner(binding, session, outcome)
         if fixtures is not None:

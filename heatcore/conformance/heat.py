@@ -7,6 +7,8 @@ with :mod:`heatcore.conformance.heat_attribution` (which rule a divergence is ch
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
+from itertools import combinations
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
 from heatcore.conformance.capabilities import DEFAULT
@@ -44,6 +46,8 @@ class HeatBinding(ReferenceBinding):
         super().__init__()
         #: The rulings of the random races, and of loaded states that name none.
         self.race_rulings = rulings
+        #: The modules the random races may play (``use_modules``): none by default.
+        self.race_modules: tuple[str, ...] = ()
 
     def rulings(self) -> list[str] | dict[str, str]:
         """The rulings heatcore follows, for the ``start`` reply: their IDs when it plays
@@ -113,14 +117,41 @@ class HeatBinding(ReferenceBinding):
             raise rejected(error) from None
         return self._remember(state)
 
+    def use_modules(self, modules: Iterable[str]) -> None:
+        """Let the random races play ``modules`` (those the engine under test declares)."""
+        from heatcore.weather import MODULES
+
+        chosen = set(modules)
+        self.race_modules = tuple(m for m in MODULES if m in chosen)
+
+    def race_options(self, seed: int) -> tuple[tuple[str, ...], int, bool]:
+        """The modules, Legends and aggressive option of race ``seed``: the core race and
+        each set of the modules in ``race_modules`` in turn (the core race only when there
+        are none)."""
+        from heatcore.weather import LEGENDS
+
+        sets: list[tuple[str, ...]] = [()]
+        for size in range(1, len(self.race_modules) + 1):
+            sets += combinations(self.race_modules, size)
+        modules = sets[(seed // 7) % len(sets)]
+        if LEGENDS not in modules:
+            return modules, 0, False
+        return modules, 1 + (seed // 3) % 4, seed % 5 == 0
+
     def random_race(self, seed: int) -> RandomRace:
-        """Race ``seed``: track, car count and policy drawn from the seed, one lap."""
+        """Race ``seed``: track, car count, policy and (among ``race_modules``) modules
+        drawn from the seed, one or two laps. With Legends, players and Legends make at
+        most 6 cars."""
         tracks = self.tracks()
         track = tracks[seed % len(tracks)]
         players = 2 + (seed // len(tracks)) % 5
+        modules, legends, aggressive = self.race_options(seed)
+        if legends:
+            players = min(players, 5)
+            legends = min(legends, 6 - players)
         rng = random.Random(seed)
-        setup = random_setup(track, players, rng, laps=1 if seed % 3 else 2,
-                             rulings=self.race_rulings)
+        setup = random_setup(track, players, rng, 1 if seed % 3 else 2, modules, legends,
+                             aggressive, self.race_rulings)
         policy = greedy_policy if seed % 2 else random_policy
         return record_race(seed, setup, policy, policy.__name__, rng)
 

@@ -358,10 +358,12 @@ class Builder:
         return [rule], []
 
     def add(self, rule: str, cid: str, description: str, state: JSON, expect: JSON,
-            source: str) -> None:
+            source: str, also: tuple[str, ...] = ()) -> None:
+        """Add a case tagged with ``rule`` (and the rules ``also``), unless its id is taken."""
         if cid in self.ids:
             return
         rules, rulings = self._tags(rule)
+        rules = rules + [r for r in also if r not in rules]
         self.ids.add(cid)
         self.cases.append({"id": cid, "description": description, "rules": rules,
                            "rulings": rulings, "source": source, "state": state,
@@ -823,9 +825,11 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     starts."""
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
+        crafted_rule_cases,
         garage_cases,
         legend_cases,
         mined_legend_cases,
+        mined_module_cases,
         regression_cases,
         weather_cases,
     )
@@ -857,6 +861,8 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         garage_cases(builder.add)
         regression_cases(binding, builder.add)
         mined_legend_cases(binding, builder.add)
+        mined_module_cases(builder.add)
+        crafted_rule_cases(binding, builder.add)
         stage(CASE_STAGES[6])
         cases = builder.cases + steered_cases(binding)
         stage(CASE_STAGES[7])

@@ -541,3 +541,55 @@ def garage_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
     draft race, odd seed, gives no quick-start case)."""
     module_cases(add, (GARAGE,), GARAGE_TESTS, "grace", garage_race, GARAGE_SEEDS,
                  lambda rule, seed: rule == "draft.quick-start" and seed % 2 == 1)
+
+
+def mined_module_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Z3-mined module edge cases (``proofs.module_miner``): a car leaving a Cloud sector by
+    its adrenaline move, an Overheat corner's extra Heat causing a spin; each witness is
+    played in the engine and must do what the encoding predicts."""
+    from proofs.module_miner import mined_cases
+
+    problems = mined_cases(add)
+    if problems:
+        raise AssertionError("mined module witnesses disagree with the engine: "
+                             + "; ".join(problems))
+
+
+def crafted_rule_cases(binding: HeatBinding,
+                       add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Crafted cases for behaviour that seeded races show too seldom: a new round takes a new
+    Legend card (the last one is not kept); a Sun sector offers the slipstream with the whole
+    bonus only (ruling.slipstream-bonus-all-or-nothing)."""
+    quiet = ("end react", "no slipstream", "discard nothing")
+
+    def step(data: JSON, action: str, steps: list[JSON]) -> JSON:
+        after, events = binding.apply(data, action)
+        steps.append({"action": action, "state": after, "events": events})
+        return after
+
+    # USA: the player at 40 plays 1; the black Legend at 20 moves with card 1, then round 2
+    state = crafted_state("usa", [(40, ("1", "1", "1", "2", "2", "2", "3"))], [20],
+                          ("legends",), card=1)
+    start = data = state_to_dict(state)
+    steps: list[JSON] = []
+    data = step(data, "P1 gear 1 play 1", steps)
+    while data["round"] == start["round"]:
+        legal = binding.legal(data)
+        data = step(data, next((a for a in legal if a.endswith(quiet)), legal[0]), steps)
+    add("legend.deck", "crafted.legend-card-per-round",
+        "A new round turns no Legend card until its first Legend turn: the card of the last "
+        "round is not kept", start, {"steps": steps}, "crafted:legend-card-per-round")
+    # USA, Sun in sector 34-49: P2 moves 1 from 36 to 37, behind P1 at 38
+    sun = ("limit-plus", "weather", "overheat", "overheat")
+    state = crafted_state("usa", [(38, ("U0", "U5", "1", "1", "2", "2", "3")),
+                                  (36, ("1", "1", "1", "2", "2", "2", "3"))], [],
+                          ("weather",), weather="sun", road=sun)
+    data = state_to_dict(state)
+    for action in ("P1 gear 1 play U0", "P2 gear 1 play 1"):
+        data, _ = binding.apply(data, action)
+    while not any(a.startswith("P2 slipstream") for a in binding.legal(data)):
+        legal = binding.legal(data)
+        data, _ = binding.apply(data, next((a for a in legal if a.endswith(quiet)), legal[0]))
+    add("ruling.slipstream-bonus-all-or-nothing", "crafted.sun-slipstream-whole-bonus",
+        "In a Sun sector the slipstream is offered with 2 or 4 spaces, never 3", data,
+        {"legal": binding.legal(data)}, "crafted:sun-slipstream-whole-bonus")

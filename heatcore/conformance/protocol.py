@@ -1,4 +1,4 @@
-"""The JSON-lines protocol (version ``conform/1``): both ends.
+"""The JSON-lines protocol (versions ``conform/2`` and ``conform/1``): both ends.
 
 One request per line on the engine's stdin, one response per line on its stdout. Requests:
 ``start``, ``setup``, ``load``, ``legal``, ``apply``, ``stop``; each has a schema in
@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-from heatcore.conformance import PROTOCOL
+from heatcore.conformance import CORE_PROTOCOL, PROTOCOLS
 from heatcore.conformance.binding import JSON, Binding, Rejected
 from heatcore.conformance.schema import SchemaError, check
 
@@ -268,8 +268,9 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         except SchemaError as error:
             return _error("protocol", str(error))
     if op == "start":
-        if request["protocol"] != PROTOCOL:
-            return _error("unsupported", f"this engine speaks {PROTOCOL}")
+        version = request["protocol"]
+        if version not in PROTOCOLS:
+            return _error("unsupported", f"this engine speaks {' and '.join(PROTOCOLS)}")
         if request["ruleset"] != binding.ruleset:
             return _error("unsupported", f"this engine plays {binding.ruleset!r}")
         if "rulings" in request:  # the alternatives the session plays (spec/rulings.toml)
@@ -281,14 +282,21 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
                 use(request["rulings"])
             except Rejected as rejected:
                 return _error(rejected.kind, rejected.message, rejected.rule)
-        return {"ok": True, "protocol": PROTOCOL,
+        session["protocol"] = version
+        return {"ok": True, "protocol": version,
                 "implementation": {"name": binding.name, "version": binding.version},
                 "ruleset": binding.ruleset, "rulings": binding.rulings(),
-                "tracks": binding.tracks(), "modules": binding.modules(),
+                "tracks": binding.tracks(),
+                "modules": [] if version == CORE_PROTOCOL else binding.modules(),
                 "compare": ["state", "legal", "events"],
                 "rule_ids": True}
     if op == "stop":
         return {"ok": True}
+    if session.get("protocol") == CORE_PROTOCOL:
+        given = request.get("setup", request.get("state"))
+        if isinstance(given, dict) and given.get("modules"):
+            return _error("unsupported", f"{CORE_PROTOCOL} plays the core race only; start "
+                          "with a later protocol for the modules", "weather.module")
     try:
         if op == "setup":
             session["state"] = binding.setup(request["setup"])

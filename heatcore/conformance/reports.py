@@ -90,9 +90,10 @@ def _short(value: JSON) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def repro_lines(div: Divergence, ruleset: str = "heat") -> list[JSON]:
-    """The protocol requests that reproduce a divergence."""
-    lines: list[JSON] = [{"op": "start", "protocol": PROTOCOL, "ruleset": ruleset}]
+def repro_lines(div: Divergence, ruleset: str = "heat",
+                protocol: str = PROTOCOL) -> list[JSON]:
+    """The protocol requests (in ``protocol``) that reproduce a divergence."""
+    lines: list[JSON] = [{"op": "start", "protocol": protocol, "ruleset": ruleset}]
     if div.check == "setup":
         lines.append({"op": "setup", "setup": div.state})
     else:
@@ -129,7 +130,7 @@ def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
     causes = group(outcome.divergences)
     caps = outcome.capabilities
     return {
-        "protocol": PROTOCOL, "impl": impl, "implementation": outcome.implementation,
+        "protocol": outcome.protocol, "impl": impl, "implementation": outcome.implementation,
         "reference": {"name": binding.name, "version": binding.version},
         "declared": {"ruleset": caps.ruleset, "compare": sorted(caps.compare),
                      "rulings": caps.rulings, "tracks": list(caps.tracks),
@@ -155,9 +156,10 @@ def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
     }
 
 
-def _repro_block(div: Divergence, impl: str, number: int, ruleset: str) -> list[str]:
+def _repro_block(div: Divergence, impl: str, number: int, ruleset: str,
+                 protocol: str) -> list[str]:
     transcript = "\n".join(json.dumps(m, separators=(",", ":"))
-                           for m in repro_lines(div, ruleset))
+                           for m in repro_lines(div, ruleset, protocol))
     return ["```sh", f"cat > repro-{number}.jsonl <<'EOF'", transcript, "EOF",
             f"{impl} < repro-{number}.jsonl", "```"]
 
@@ -180,7 +182,8 @@ def report_markdown(report: JSON, impl: str) -> str:
     and the per-rule table."""
     declared = report["declared"]
     out = [f"# Conformance report: `{impl}`", "",
-           f"Protocol {PROTOCOL}; implementation {json.dumps(report['implementation'])}; "
+           f"Protocol {report['protocol']}; "
+           f"implementation {json.dumps(report['implementation'])}; "
            f"reference {report['reference']['name']} {report['reference']['version']}. "
            f"Compared: {', '.join(declared['compare'])}.", "",
            f"**Result: {'PASS' if report['ok'] else 'FAIL'}** in {report['seconds']} s. "
@@ -204,7 +207,7 @@ def report_markdown(report: JSON, impl: str) -> str:
             out.append(f"\n{len(causes) - TOP_CAUSES} more cause(s) below.")
         out.append("")
         for n, c in enumerate(causes[:TOP_CAUSES], 1):
-            out += _cause_section(n, c, impl, declared["ruleset"])
+            out += _cause_section(n, c, impl, declared["ruleset"], report["protocol"])
         rest = causes[TOP_CAUSES:]
         if rest:
             out += ["## Other causes", ""]
@@ -236,7 +239,8 @@ def report_markdown(report: JSON, impl: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _cause_section(n: int, cause: JSON, impl: str, ruleset: str) -> list[str]:
+def _cause_section(n: int, cause: JSON, impl: str, ruleset: str,
+                   protocol: str = PROTOCOL) -> list[str]:
     ex = cause["example"]
     repro = ex["repro"]
     div = Divergence(ex["where"], "", ex["rules"], ex["what"], ex["reason"], repro["state"],
@@ -253,7 +257,7 @@ def _cause_section(n: int, cause: JSON, impl: str, ruleset: str) -> list[str]:
             f"`{' ; '.join(repro['actions']) or '(no action)'}`, then `{repro['check']}`.", "",
             "```diff", *differences(div), "```", "",
             "Repro (pipe these lines into your engine):", "",
-            *_repro_block(div, impl, n, ruleset), ""]
+            *_repro_block(div, impl, n, ruleset, protocol), ""]
 
 
 def summary_lines(report: JSON, impl: str, workers: int) -> list[str]:

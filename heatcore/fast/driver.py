@@ -7,9 +7,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from heatcore.actions import Action, Shuffle
+from heatcore.actions import Action, LegendShuffle, Shuffle
 from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, shuffle_cards
+from heatcore.fast.modules import ModuleRace
 from heatcore.fast.race import FastRace
+from heatcore.legends import full_deck
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup
 
@@ -25,10 +27,15 @@ class FastRaceResult:
     final: FastRace
 
 
-def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle:
-    """The awaited shuffle, ordered by ``rng`` (as :func:`heatcore.driver.random_shuffle`)."""
+def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffle:
+    """The awaited shuffle (of a player's cards, or of the Legend deck), ordered by ``rng``
+    (as :func:`heatcore.driver.random_shuffle`)."""
     index = race.shuffle
     assert index is not None
+    if isinstance(race, ModuleRace) and race.colours[index] is not None:
+        order = list(full_deck())
+        rng.shuffle(order)
+        return LegendShuffle(index, tuple(order))
     car = race.cars[index]
     return shuffle_cards(index, car.deck + car.discard, rng)
 
@@ -71,8 +78,10 @@ def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceRe
 
 def fast_random_race(track: str, players: int, seed: int, laps: int | None = None,
                      policy: FastPolicy = fast_random_policy,
-                     rulings: Rulings = DEFAULT_RULINGS) -> FastRaceResult:
-    """A whole race from one seed, equal to ``heatcore.driver.random_race(track, players,
-    seed, laps)`` with the same policy (random by default) and rulings."""
+                     rulings: Rulings = DEFAULT_RULINGS, modules: tuple[str, ...] = (),
+                     legends: int = 0, aggressive: bool = False) -> FastRaceResult:
+    """A whole race from one seed, equal to ``heatcore.driver.random_race`` with the same
+    arguments (random policy by default)."""
     rng = random.Random(seed)
-    return play(random_setup(track, players, rng, laps, rulings=rulings), policy, rng)
+    return play(random_setup(track, players, rng, laps, modules, legends, aggressive,
+                             rulings), policy, rng)

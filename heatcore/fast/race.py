@@ -106,12 +106,20 @@ class FastRace:
         "order", "phase", "ranking", "reach", "round", "rulings", "shuffle", "speed", "spins",
         "spots", "stage", "start_position", "supply", "to_move", "track")
 
-    #: The modules this engine plays (none yet: follow-up, issue 15).
+    #: The modules this class plays (a state with modules makes a
+    #: :class:`heatcore.fast.modules.ModuleRace`, which plays them all).
     SUPPORTED_MODULES: tuple[str, ...] = ()
+
+    def __new__(cls, state: RaceState) -> FastRace:
+        """A :class:`~heatcore.fast.modules.ModuleRace` for a state that plays modules."""
+        if state.modules and cls is FastRace:
+            from heatcore.fast.modules import ModuleRace
+            return object.__new__(ModuleRace)
+        return object.__new__(cls)
 
     def __init__(self, state: RaceState) -> None:
         """Start from a reference state (taken as valid: see ``heatcore.validity``).
-        Raises UnsupportedModule for a state that plays a module (state unchanged)."""
+        Raises UnsupportedModule for a module this class does not play."""
         for module in state.modules:
             if module not in self.SUPPORTED_MODULES:
                 raise UnsupportedModule(module, "the fast engine")

@@ -135,23 +135,29 @@ def plan_choices(index: int, car: MCar, free_only: bool = False) -> set[Action]:
 
 
 def react_choices(car: MCar, turn: TurnMemory, effect: str | None = None,
-                  move_open: bool = True) -> set[Action]:
+                  move_open: bool = True, gear_plus_one: bool = False,
+                  needs_heat: bool = False) -> set[Action]:
     """Step 5 (with step 4's adrenaline): each once, in any order, end react always open.
     ``effect``: the sector effect where the car stands now (weather module): no cooldown at
     all, one more cooldown, or a boost that needs no Heat. ``move_open``: whether the
-    adrenaline +1 may be taken (ruling.blocked-extra-move)."""
+    adrenaline +1 may be taken (ruling.blocked-extra-move). ``gear_plus_one``: the cooling
+    bonus adds 1 to the gear's cooldown instead of being a cooldown of its own
+    (ruling.cooling-bonus-own-cooldown); ``needs_heat``: the free boost still needs a Heat
+    in the engine (ruling.free-boost-empty-engine)."""
     i = turn.car
     out: set[Action] = {EndReact(i)}
     heat = 0 if effect == "no-cooldown" else car.hand[HEAT]
-    if effect == "cooling-bonus" and not turn.sector_cooldown_used and heat > 0:
+    bonus = effect == "cooling-bonus"
+    if bonus and not gear_plus_one and not turn.sector_cooldown_used and heat > 0:
         out.add(SectorCooldown(i))
     if not turn.cooldown_used:
-        out |= {Cooldown(i, n) for n in range(1, min(COOLDOWN[car.gear], heat) + 1)}
+        gear = COOLDOWN[car.gear] + (1 if bonus and gear_plus_one else 0)
+        out |= {Cooldown(i, n) for n in range(1, min(gear, heat) + 1)}
     if turn.adrenaline and not turn.adrenaline_cooldown_used and heat > 0:
         out.add(AdrenalineCooldown(i))
     if turn.adrenaline and not turn.adrenaline_move_used and move_open:
         out.add(AdrenalineMove(i))
-    if not turn.boosted and (car.engine >= 1 or effect == "free-boost"):
+    if not turn.boosted and (car.engine >= 1 or (effect == "free-boost" and not needs_heat)):
         out.add(Boost(i))
     return out
 

@@ -54,8 +54,13 @@ from heatcore.rulings import (
     BLOCKED_EXTRA_MOVE,
     BLOCKED_OWN_SPACE,
     CLUTTERED_GEAR,
+    COOLING_BONUS_COOLDOWN,
     FINISHED_DISCARD_DRAW,
+    FREE_BOOST_ENGINE,
+    LEGEND_ADRENALINE_COUNT,
+    LEGEND_BLOCKED_SPOT,
     SETBACK_CORNER,
+    SLIPSTREAM_BONUS_PART,
     SPIN_DISCARD,
     STRESS_SUPPLY,
     ZERO_MOVE,
@@ -282,7 +287,10 @@ class RaceModel:
     def _adrenaline(self, i: int) -> bool:
         """adrenaline.who, adrenaline.count-fixed: the last (or last two, if the race
         started with 5 or more cars) of the round's order."""
-        count = 2 if self.starting >= 5 else 1
+        starting = self.starting
+        if self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+            starting = sum(colour is None for colour in self.legend)
+        count = 2 if starting >= 5 else 1  # ruling.legend-adrenaline-count
         if self.legend[i] is not None:  # legend.turn-order: a place, but no adrenaline
             return False
         return self.order.index(i) >= len(self.order) - count
@@ -321,6 +329,8 @@ class RaceModel:
                         extra, car.played, room)}
                 elif extra:
                     offered.add(Slipstream(i, extra))
+                if extra and self.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
+                    offered |= {Slipstream(i, n) for n in range(1, extra)}
                 action = yield Decision(i, frozenset(offered),
                                         ("slipstream.eligible", "slipstream.not-past-finish"))
                 if isinstance(action, Slipstream):
@@ -528,7 +538,10 @@ class RaceModel:
         i = turn.car
         car = self.cars[i]
         while True:
-            choices = react_choices(car, turn, self._effect(i), self._extra_move_open(i, 1))
+            choices = react_choices(
+                car, turn, self._effect(i), self._extra_move_open(i, 1),
+                self.rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one"),
+                self.rulings.chose(FREE_BOOST_ENGINE, "needs-heat"))
             if self.garage:
                 choices |= og.react_options(i, car.hand, car.discard, car.played, turn.used,
                                             turn.boosted, self._effect(i) != "no-cooldown",
@@ -723,6 +736,13 @@ class RaceModel:
         spaces, rule = legend_move(self.board, self.cars[i].position, diamond, helmet,
                                    self.aggressive, self.weather)
         assert self.turn is not None
+        target = self.cars[i].position + spaces
+        if (spaces > 0 and self.rulings.chose(LEGEND_BLOCKED_SPOT, "stay")
+                and {self.board.spot(target, True), self.board.spot(target, False)}
+                <= self._taken(i)):  # ruling.legend-blocked-spot "stay": the Legend stays
+            self._emit("legend", i, "ruling.legend-blocked-spot", diamond=diamond,
+                       helmet=helmet, spaces=0, rule="ruling.legend-blocked-spot")
+            return
         self.turn.speed = spaces
         self._emit("legend", i, rule, diamond=diamond, helmet=helmet, spaces=spaces, rule=rule)
         self._move(i, spaces, "legend", rule)

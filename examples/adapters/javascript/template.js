@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A conformance adapter for `heatcore conform`, to copy and fill in (Node 18 or later).
 //
-// It speaks the JSON-lines protocol conform/1 on stdin/stdout (spec/schemas/HOWTO.md,
+// It speaks the JSON-lines protocol conform/2 on stdin/stdout (spec/schemas/HOWTO.md,
 // sections 1 and 2) and hands each request to your engine through the four methods marked
 // FILL IN. Anything left unimplemented answers `unsupported`, which the harness counts as a
 // skip with the reason you give, so you can start with one method and add the others.
@@ -26,7 +26,7 @@ class Refused extends Error {
 /** The `start` reply (HOWTO section 2). Declare only what your engine really does. */
 const HELLO = {
   ok: true,
-  protocol: 'conform/1',
+  protocol: 'conform/2',
   implementation: { name: 'my-engine', version: '0.1' },
   ruleset: 'heat',
   compare: ['state', 'legal', 'events'], // drop 'events' if your engine has no events

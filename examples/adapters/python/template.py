@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A conformance adapter for `heatcore conform`, to copy and fill in.
 
-It speaks the JSON-lines protocol conform/1 on stdin/stdout (spec/schemas/HOWTO.md, sections
+It speaks the JSON-lines protocol conform/2 on stdin/stdout (spec/schemas/HOWTO.md, sections
 1 and 2) and hands each request to your engine through the five functions marked FILL IN.
 Anything you leave unimplemented answers `unsupported`, which the harness counts as a skip
 with the reason you give, so you can start with one function and add the others.
@@ -35,7 +35,7 @@ class Refused(Exception):
 #: The `start` reply (HOWTO section 2). Declare only what your engine really does.
 HELLO: JSON = {
     "ok": True,
-    "protocol": "conform/1",
+    "protocol": "conform/2",
     "implementation": {"name": "my-engine", "version": "0.1"},
     "ruleset": "heat",
     # What the harness compares: drop "events" if your engine has no event vocabulary.

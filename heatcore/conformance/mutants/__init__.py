@@ -34,6 +34,13 @@ PLANTED: dict[str, str] = {
     "adrenaline_no_move": "adrenaline.effects",
 }
 
+#: Engines that are not wrong, only narrower than heatcore: ``conform`` must pass them, on
+#: what they declare (name -> what they leave out).
+NARROWER: dict[str, str] = {
+    "no_modules": "plays no optional module (checked on the core race only)",
+    "conform1_only": "speaks only conform/1 (checked on the core race only)",
+}
+
 #: Engines that play an alternative of a switchable ruling whatever the race chooses: they
 #: pass when their start reply declares it (``--ruling ID=ALTERNATIVE``) and fail when they
 #: declare the default (tests/test_conform_rulings.py).

@@ -1,0 +1,213 @@
+"""The fast engine playing the modules (``heatcore.fast.modules``) against the reference
+engine: weather tokens, road conditions, sector effects and Legends (aggressive or not) on
+all four tracks with 2-6 cars, compared after every step; whole seeded races; Hypothesis
+states and illegal actions; and negative controls (a fast engine with one module rule
+broken differs from the reference)."""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from heatcore import strategies as hs
+from heatcore.actions import Action, LegendShuffle, SectorCooldown, Slipstream
+from heatcore.driver import random_race, random_shuffle
+from heatcore.engine import apply, legal_actions
+from heatcore.errors import IllegalAction
+from heatcore.fast import FastRace, fast_random_race
+from heatcore.fast.modules import ModuleRace
+from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
+from heatcore.setup import MAX_PLAYERS, RaceSetup, random_setup, start_race
+from heatcore.state import RaceState
+from heatcore.track import track_ids
+from heatcore.weather import LEGENDS, MODULES, WEATHER
+
+MODULE_SETS = ((WEATHER,), (LEGENDS,), MODULES)
+MODULE_RULES = ("weather.module", "weather.setup-change", "weather.no-cooldown",
+                "weather.cooling-bonus", "weather.no-slipstream", "weather.slipstream-boost",
+                "road.limit", "road.overheat", "road.free-boost", "road.slipstream-boost",
+                "road.where-the-car-is", "legend.turn-order", "legend.deck", "legend.no-heat",
+                "legend.one-corner", "legend.aggressive", "legend.before-line",
+                "legend.past-line", "legend.finish")
+
+
+def _setup(track: str, players: int, modules: tuple[str, ...], seed: int,
+           laps: int | None = 1, rulings: Rulings = DEFAULT_RULINGS) -> RaceSetup:
+    """A seeded module race of ``players`` cars; with Legends, Legends fill up to 6 cars
+    (at least one player, at least one Legend)."""
+    rng = random.Random(seed)
+    if LEGENDS in modules:
+        legends = MAX_PLAYERS - players if players < MAX_PLAYERS else 1
+        players = min(players, MAX_PLAYERS - 1)
+        return random_setup(track, players, rng, laps, modules, legends,
+                            aggressive=seed % 2 == 0, rulings=rulings)
+    return random_setup(track, players, rng, laps, modules, rulings=rulings)
+
+
+def _lockstep(setup: RaceSetup, seed: int) -> Iterator[Action]:
+    """Play ``setup`` on both engines with random choices, comparing the states and legal
+    actions before every step; yields each action played."""
+    rng = random.Random(seed)
+    state, _ = start_race(setup)
+    fast = FastRace(state)
+    assert isinstance(fast, ModuleRace)
+    while not state.is_over():
+        assert fast.to_state() == state
+        assert fast.legal_actions() == legal_actions(state)
+        if state.is_chance():
+            action: Action = random_shuffle(state, rng)
+        else:
+            legal = legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+        state, _ = apply(state, action)
+        fast.apply(action)
+        yield action
+    assert fast.to_state() == state
+    assert fast.is_over()
+
+
+@pytest.mark.rules(*MODULE_RULES)
+@pytest.mark.parametrize("track", track_ids())
+@pytest.mark.parametrize("players", (2, 3, 4, 5, 6))
+def test_module_races_match_in_lockstep(track: str, players: int) -> None:
+    for modules in MODULE_SETS:
+        for seed in range(2):
+            setup = _setup(track, players, modules, seed + 10 * players)
+            assert setup.cars == players or (LEGENDS in modules and setup.cars == MAX_PLAYERS)
+            for _ in _lockstep(setup, seed):
+                pass
+
+
+def test_module_specific_actions_occur_in_the_lockstep_races() -> None:
+    """The lockstep races exercise the module actions (else they would check little)."""
+    seen: list[Action] = []
+    for seed in range(24):
+        track = track_ids()[seed % 4]
+        setup = _setup(track, 2 + seed % 5, MODULES, seed, laps=None if seed % 6 == 0 else 1)
+        seen += _lockstep(setup, seed)
+    assert any(isinstance(a, SectorCooldown) for a in seen)
+    assert any(isinstance(a, Slipstream) and a.extra for a in seen)
+    assert any(isinstance(a, LegendShuffle) for a in seen)
+
+
+@pytest.mark.parametrize("track", track_ids())
+def test_whole_seeded_module_races_are_the_reference_races(track: str) -> None:
+    for players, modules in ((2, (WEATHER,)), (3, (LEGENDS,)), (4, MODULES), (6, (WEATHER,))):
+        legends = max(0, 6 - players) if LEGENDS in modules else 0
+        reference = random_race(track, players, 5, modules=modules, legends=legends,
+                                aggressive=True)
+        fast = fast_random_race(track, players, 5, modules=modules, legends=legends,
+                                aggressive=True)
+        assert fast.actions == reference.actions
+        assert fast.final.to_state() == reference.final
+        assert reference.final.is_over()
+
+
+def _alternatives() -> list[tuple[str, str]]:
+    return [(r, c) for r, choices in switches().items() for c in choices[1:]]
+
+
+@pytest.mark.parametrize(("ruling", "choice"), _alternatives())
+def test_module_races_under_each_ruling_alternative_match(ruling: str, choice: str) -> None:
+    rulings = make_rulings({ruling: choice})
+    for seed in range(3):
+        track = track_ids()[seed % 4]
+        for _ in _lockstep(_setup(track, 3 + seed, MODULES, seed, rulings=rulings), seed):
+            pass
+
+
+@settings(max_examples=60)
+@given(data=st.data(), state=hs.race_states(setups=hs.module_setups(laps=st.just(1)),
+                                            max_steps=200))
+def test_hypothesis_module_states_step_alike(data: st.DataObject, state: RaceState) -> None:
+    fast = FastRace.from_state(state)
+    assert fast.to_state() == state
+    assert fast.legal_actions() == legal_actions(state)
+    if state.is_over():
+        return
+    action = data.draw(hs.next_actions(state))
+    fast.apply(action)
+    assert fast.to_state() == apply(state, action)[0]
+
+
+@settings(max_examples=60)
+@given(data=st.data(), state=hs.race_states(setups=hs.module_setups(laps=st.just(1)),
+                                            max_steps=150))
+def test_illegal_module_actions_raise_the_reference_error(data: st.DataObject,
+                                                          state: RaceState) -> None:
+    if state.is_over():
+        return
+    action = data.draw(hs.illegal_actions(state))
+    fast = FastRace.from_state(state)
+    with pytest.raises(IllegalAction) as reference:
+        apply(state, action)
+    with pytest.raises(IllegalAction) as caught:
+        fast.apply(action)
+    assert (caught.value.rule, caught.value.detail) == (reference.value.rule,
+                                                        reference.value.detail)
+    assert fast.to_state() == state
+
+
+def test_a_state_with_modules_makes_a_module_race() -> None:
+    core = FastRace.start(random_setup("usa", 3, random.Random(1)))
+    module = FastRace.start(random_setup("usa", 3, random.Random(1), modules=MODULES,
+                                         legends=2))
+    assert type(core) is FastRace and type(module) is ModuleRace
+    assert ModuleRace.SUPPORTED_MODULES == MODULES
+    copy = module.copy()
+    assert type(copy) is ModuleRace and copy.to_state() == module.to_state()
+
+
+def _break_overheat(self: ModuleRace) -> tuple[tuple[str | None, ...], tuple[int, ...],
+                                               tuple[bool, ...]]:
+    effects, delta, overheat = _REAL_TABLES(self)
+    return effects, delta, tuple(False for _ in overheat)
+
+
+def _break_free_boost(self: ModuleRace) -> None:
+    FastRace._boost(self)
+
+
+def _break_one_corner(self: ModuleRace, diamond: int, helmet: int) -> int:
+    position = self.cars[self.car].position
+    index = bisect_left(self.corner_positions, position)
+    if index == len(self.corner_positions):
+        return helmet
+    line, printed, number = self.corner_lines[index]
+    corner = self.track.corners[number - 1]
+    if position <= line - (corner.after_space - corner.legend_line):
+        return helmet if position + helmet <= line else max(0, line - diamond - position)
+    return printed + self._corner_delta[number] + diamond  # never stops before a 2nd line
+
+
+_REAL_TABLES = ModuleRace._road_tables
+BROKEN: dict[str, tuple[str, Callable[..., object]]] = {
+    "road.overheat": ("_road_tables", _break_overheat),
+    "road.free-boost": ("_boost", _break_free_boost),
+    "legend.one-corner": ("_legend_spaces", _break_one_corner),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(BROKEN))
+def test_a_broken_module_rule_in_the_fast_engine_is_caught(
+        rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Negative controls: a fast engine with one module rule removed differs from the
+    reference in some of the lockstep races."""
+    name, broken = BROKEN[rule]
+    monkeypatch.setattr(ModuleRace, name, broken)
+    caught = 0
+    for seed in range(40):
+        setup = _setup(track_ids()[seed % 4], 2 + seed % 4, MODULES, seed,
+                       laps=None if seed % 4 == 0 else 1)
+        try:
+            for _ in _lockstep(setup, seed):
+                pass
+        except AssertionError:
+            caught += 1
+            break
+    assert caught
