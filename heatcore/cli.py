@@ -49,6 +49,8 @@ DELEGATED = {
     "conform": "heatcore.conformance.harness",
     "serve": "heatcore.conformance.serve",
     "golden": "heatcore.golden",
+    "perft": "heatcore.perft_runs",
+    "explore": "heatcore.explore_runs",
 }
 
 #: Every subcommand and its line in ``heatcore --help``.
@@ -60,6 +62,8 @@ SUMMARIES = {
     "conform": "check another Heat engine against heatcore over the conform/1 protocol",
     "serve": "speak the conform/1 protocol on stdin/stdout (heatcore as the engine)",
     "golden": "check or regenerate the golden playthroughs in tests/golden",
+    "perft": "count the action sequences of a depth from a seeded start (--divide, reference)",
+    "explore": "visit every reachable state of a small race and check each transition",
 }
 
 
