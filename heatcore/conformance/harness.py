@@ -13,6 +13,7 @@ import shlex
 import shutil
 import sys
 import time
+from argparse import Namespace
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from heatcore.cliutil import Parser, nonnegative, positive, seed
+from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed
 from heatcore.conformance import PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, Rejected
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
@@ -639,6 +640,52 @@ def _terminal_progress(phase: str, done: int, total: int, divergences: int) -> N
     sys.stderr.flush()
 
 
+def perft_main(binding: Binding, command: list[str], args: Namespace) -> int:
+    """``conform --perft``: the engine's counts of the reference entries, divided on a
+    mismatch; exit 0 when every entry agrees, 1 when one differs, 2 on bad input."""
+    from heatcore.conformance.perft import check_entry, result_lines
+
+    perft_entries = getattr(binding, "perft_entries", None)
+    if perft_entries is None:
+        print(f"heatcore conform: no perft counts for ruleset {args.ruleset!r}",
+              file=sys.stderr)
+        return 2
+    try:
+        entries = perft_entries()
+    except CommandError as error:
+        print(f"heatcore conform: {error}", file=sys.stderr)
+        return 2
+    if args.perft_only:
+        wanted = {w.strip() for w in args.perft_only.split(",") if w.strip()}
+        entries = [e for e in entries if f"{e['track']}:{e['players']}" in wanted]
+        if not entries:
+            print(f"heatcore conform: --perft-only {args.perft_only!r} names no entry "
+                  "(entries are TRACK:CARS, e.g. usa:2)", file=sys.stderr)
+            return 2
+    too_deep = [e for e in entries if len(e["counts"]) <= args.perft_depth]
+    if too_deep:
+        print(f"heatcore conform: --perft-depth {args.perft_depth} is deeper than the "
+              f"reference counts of {too_deep[0]['track']}:{too_deep[0]['players']}",
+              file=sys.stderr)
+        return 2
+    session = Session(command, args.timeout, ruleset_of(binding), args.memory_mb)
+    try:
+        start_engine(session)
+    except CannotStart as error:
+        print(f"heatcore conform: the engine did not start: {error}", file=sys.stderr)
+        return 2
+    results = []
+    try:
+        for entry in entries:
+            results.append(check_entry(binding, binding, session.get(),  # type: ignore[arg-type]
+                                       entry, args.perft_depth))
+    finally:
+        session.close()
+    for line in result_lines(results):
+        print(line)
+    return 0 if all(r.ok for r in results) else 1
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
     from heatcore.conformance.reports import report_json, report_markdown, summary_lines
@@ -666,6 +713,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
                         help="play the random races under this alternative of a switchable "
                              "ruling (spec/rulings.toml); repeat for several")
+    parser.add_argument("--perft", action="store_true",
+                        help="check the engine's perft counts (spec/perft.md) instead of the "
+                             "corpus and races; a mismatch is divided down to its first "
+                             "differing action sequence")
+    parser.add_argument("--perft-depth", type=positive, default=2, metavar="D",
+                        help="with --perft: the depth to count")
+    parser.add_argument("--perft-only", default=None, metavar="TRACK:CARS[,...]",
+                        help="with --perft: only these reference entries (e.g. usa:2)")
     args = parser.parse_args(argv)
     from heatcore.errors import RulesError
     from heatcore.rulings import make_rulings, parse_ruling_option
@@ -698,6 +753,12 @@ def main(argv: list[str]) -> int:
             print("heatcore conform: --ruling applies to the heat ruleset", file=sys.stderr)
             return 2
         binding = HeatBinding(rulings)
+    if args.perft:
+        if rulings.changed:
+            print("heatcore conform: --perft counts are for the default rulings; drop "
+                  "--ruling", file=sys.stderr)
+            return 2
+        return perft_main(binding, command, args)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     try:
