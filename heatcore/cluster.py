@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 J = TypeVar("J")
 R = TypeVar("R")
 
-#: The ``--scheduler`` value that starts a local Dask cluster for the run.
+#: The ``--scheduler`` value that starts a local Dask cluster (of processes) for the run.
 LOCAL = "local"
+#: The same in this process: one Dask worker of ``workers`` threads (cheap: for tests).
+LOCAL_THREADS = "local:threads"
 
 
 class BackendError(Exception):
@@ -31,13 +33,12 @@ class BackendError(Exception):
 @dataclass(frozen=True)
 class Backend:
     """Where jobs run. ``scheduler`` None: ``workers`` 1 runs them in this process, more a
-    process pool; ``scheduler`` ``local``: a Dask LocalCluster of ``workers`` processes
-    (``threads``: one process, ``workers`` threads, for tests); any other ``scheduler``:
-    the address of a running Dask scheduler."""
+    process pool; ``local``: a Dask LocalCluster of ``workers`` processes; ``local:threads``:
+    a LocalCluster in this process (``workers`` threads); any other value: the address of a
+    running Dask scheduler."""
 
     workers: int = 1
     scheduler: str | None = None
-    threads: bool = False
 
     @property
     def name(self) -> str:
@@ -46,6 +47,8 @@ class Backend:
             return "one process" if self.workers <= 1 else f"process pool of {self.workers}"
         if self.scheduler == LOCAL:
             return f"Dask LocalCluster of {self.workers} worker(s)"
+        if self.scheduler == LOCAL_THREADS:
+            return f"Dask LocalCluster in this process ({self.workers} thread(s))"
         return f"Dask cluster at {self.scheduler}"
 
     @property
@@ -107,13 +110,13 @@ def _connect(backend: Backend) -> tuple[Any, Any]:
     """A client of the backend's cluster (and the cluster, when this run started it)."""
     dask = _distributed()
     Client, LocalCluster = dask.Client, dask.LocalCluster
+    if backend.scheduler == LOCAL_THREADS:
+        cluster = LocalCluster(n_workers=1, threads_per_worker=backend.workers,
+                               processes=False, dashboard_address=None)
+        return Client(cluster), cluster
     if backend.scheduler == LOCAL:
-        if backend.threads:
-            cluster = LocalCluster(n_workers=1, threads_per_worker=backend.workers,
-                                   processes=False, dashboard_address=None)
-        else:
-            cluster = LocalCluster(n_workers=backend.workers, threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=backend.workers, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
         return Client(cluster), cluster
     try:
         return Client(backend.scheduler, timeout="10s"), None
@@ -131,7 +134,8 @@ def add_arguments(parser: argparse.ArgumentParser, what: str) -> None:
                              "--scheduler local, a Dask LocalCluster of W workers)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run on the Dask cluster at ADDRESS (tcp://host:8786), or "
-                             "'local' to start a Dask LocalCluster for this run")
+                             "'local' to start a Dask LocalCluster for this run "
+                             "('local:threads': in this process)")
 
 
 def from_arguments(args: argparse.Namespace) -> Backend:

@@ -22,6 +22,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed
+from heatcore.cluster import BackendError
 from heatcore.conformance import PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, Rejected
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
@@ -495,12 +496,13 @@ def start_engine(session: Session) -> None:
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
         progress: Progress | None = None, workers: int = 1,
-        memory_mb: int | None = None) -> Outcome:
+        memory_mb: int | None = None, scheduler: str | None = None) -> Outcome:
     """Run the whole check of the engine started by ``argv``; raise CannotStart when the
     engine cannot even start.
 
     The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
-    ``workers`` pool processes, each on a contiguous run of seeds with its own engine
+    ``workers`` pool processes (or, with ``scheduler``, Dask workers: see
+    :mod:`heatcore.cluster`), each on a contiguous run of seeds with its own engine
     subprocess, and their results are merged in seed order."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
@@ -529,17 +531,18 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
             outcome.skips[f"races: {unplayable}"] += races
             races = 0
         runner.binding = racing
-        if workers == 1:
+        if workers == 1 and scheduler is None:
             for i in range(races):
                 runner.run_race(racing.random_race(seed_base + i))
                 if progress:
                     progress("races", i + 1, races, len(outcome.divergences))
     finally:
         session.close()
-    if workers > 1 and races > 0:
+    if (workers > 1 or scheduler is not None) and races > 0:
         chunks = _seed_chunks(seed_base, races, workers)
         done = 0
-        for part in _race_parts(racing, argv, timeout, chunks, memory_mb, asked):
+        for part in _race_parts(racing, argv, timeout, chunks, memory_mb, asked, scheduler,
+                                workers):
             outcome.add_races(part)
             done += part.races_passed + part.races_failed + part.races_skipped
             if progress:
@@ -593,12 +596,25 @@ def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
 
 
 def _race_parts(binding: Binding, argv: list[str], timeout: float,
-                chunks: list[range], memory_mb: int | None, asked: JSON) -> list[Outcome]:
-    """The outcomes of the races of each chunk, one pool process per chunk, in chunk order."""
+                chunks: list[range], memory_mb: int | None, asked: JSON,
+                scheduler: str | None = None, workers: int = 1) -> list[Outcome]:
+    """The outcomes of the races of each chunk, one pool process per chunk (or one Dask
+    task per chunk), in chunk order."""
+    if scheduler is not None:
+        from heatcore.cluster import Backend
+
+        jobs = [(binding, argv, timeout, chunk, memory_mb, asked) for chunk in chunks]
+        return Backend(workers, scheduler).map(_race_chunk_job, jobs)
     with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
         futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb, asked)
                    for chunk in chunks]
         return [future.result() for future in futures]
+
+
+def _race_chunk_job(job: tuple[Binding, list[str], float, range, int | None, JSON],
+                    ) -> Outcome:
+    """:func:`_race_chunk` of one packed job (a Dask task)."""
+    return _race_chunk(*job)
 
 
 def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range,
@@ -705,7 +721,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
                         help="the ruleset to check")
     parser.add_argument("--workers", type=positive, default=1,
-                        help="processes for the races, each with its own engine (1)")
+                        help="processes for the races, each with its own engine (1); with "
+                             "--scheduler local, the workers of a Dask LocalCluster")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the races on the Dask cluster at ADDRESS (tcp://host:8786; "
+                             "its workers need heatcore and the engine; --workers W cuts the "
+                             "races into W parts), or 'local'")
     parser.add_argument("--memory-mb", type=positive, default=None,
                         help="cap the engine's address space (MiB); none by default")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -764,9 +785,12 @@ def main(argv: list[str]) -> int:
     try:
         outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
                       progress=_terminal_progress if show else None, workers=args.workers,
-                      memory_mb=args.memory_mb)
+                      memory_mb=args.memory_mb, scheduler=args.scheduler)
     except CannotStart as error:
         print(f"heatcore conform: the engine did not start: {error}", file=sys.stderr)
+        return 2
+    except BackendError as error:
+        print(f"heatcore conform: {error}", file=sys.stderr)
         return 2
     report = report_json(outcome, binding, args.impl)
     if args.report is not None:

@@ -134,7 +134,7 @@ class HeatBinding(ReferenceBinding):
         try:
             return str(chance_action(state_from_dict(state), seed))
         except RulesError as error:
-            raise _rejected(error) from None
+            raise rejected(error) from None
 
     def perft_entries(self) -> list[JSON]:
         """The published perft entries (spec/fixtures/perft/perft.json)."""
