@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from heatcore.cluster import LOCAL
+from heatcore.cluster import LOCAL, LOCAL_THREADS
 from heatcore.explore import configuration
 from heatcore.explore_runs import explore
 from heatcore.outcomes import observe_races
@@ -37,13 +37,14 @@ def explore_rate(name: str) -> dict[str, Any]:
             "states_per_s": report.states / report.seconds if report.seconds else 0.0}
 
 
-def backends(races: int) -> list[dict[str, Any]]:
-    """The same 6-player USA batch (fast engine) on each backend, wall time included."""
+def backends(races: int, dask: str = LOCAL) -> list[dict[str, Any]]:
+    """The same 6-player USA batch (fast engine) on each backend, wall time included
+    (``dask``: the Dask scheduler to time, ``local`` or, in tiny runs, ``local:threads``)."""
     out = []
     seeds = list(range(70_000, 70_000 + races))
     for label, workers, scheduler in (("process pool", 1, None), ("process pool", 2, None),
-                                      ("Dask LocalCluster", 1, LOCAL),
-                                      ("Dask LocalCluster", 2, LOCAL)):
+                                      ("Dask LocalCluster", 1, dask),
+                                      ("Dask LocalCluster", 2, dask)):
         began = time.perf_counter()
         if scheduler is None and workers > 1:
             result = observe_races("usa", 6, seeds, None, ("random",), workers=workers)
@@ -64,7 +65,7 @@ def figures(tiny: bool) -> dict[str, Any]:
         + [perft_rate(p, 3 if tiny else 4) for p in (3, 4, 5, 6)]
         + [perft_rate(2, 3 if tiny else 5, "reference")],
         "explore": [explore_rate("stub-2")] + ([] if tiny else [explore_rate("stub-3")]),
-        "backends": backends(8 if tiny else 300),
+        "backends": backends(4, LOCAL_THREADS) if tiny else backends(300),
     }
 
 
