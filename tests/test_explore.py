@@ -4,6 +4,8 @@ that the per-transition checks and the deadlock count catch."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from heatcore import engine, explore
@@ -35,12 +37,14 @@ def test_two_cars_are_exhausted_without_deadlock_or_violation() -> None:
 
 
 @pytest.mark.rules(*RULES)
+@pytest.mark.skipif(not os.environ.get("HEATCORE_EXPLORE_3CAR"),
+                    reason="the 3-car exhaustion takes minutes of CPU: set HEATCORE_EXPLORE_3CAR=1")
 def test_three_cars_are_exhausted_without_deadlock_or_violation() -> None:
     setup, seed = configuration("stub-3")
     assert setup.players == 3
     report = run_explore(setup, seed)
     assert report.deadlocks == 0 and report.violations == 0, report.examples
-    assert report.states > 10_000 and report.finished > 0
+    assert report.states > 100_000 and report.finished > 0
 
 
 @pytest.mark.rules("adrenaline.who")
