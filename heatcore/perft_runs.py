@@ -17,14 +17,13 @@ from typing import Any
 
 from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed
 from heatcore.cluster import Backend, BackendError, add_arguments, from_arguments
-from heatcore.errors import RulesError
 from heatcore.files import write_atomic
 from heatcore.notation import parse_action, setup_to_dict, state_to_dict
 from heatcore.perft import ENGINES, Counter, perft_setup, perft_start
 from heatcore.registry import spec_dir
 from heatcore.state import RaceState
 from heatcore.terminal import progress
-from heatcore.track import resolve_track, track_ids
+from heatcore.track import track_ids
 
 FORMAT = "heatcore.perft/1"
 #: The seed of every reference entry.
@@ -175,19 +174,13 @@ def check_reference(data: dict[str, Any], max_depth: int, engine: str = "fast") 
 
 # --- the command -----------------------------------------------------------------------
 
-def _track(text: str) -> str:
-    try:
-        return resolve_track(text)
-    except RulesError:
-        raise argparse.ArgumentTypeError(
-            f"unknown track {text!r} (tracks: {', '.join(track_ids())})") from None
-
-
 def parser() -> Parser:
     """``heatcore perft``'s arguments."""
     p = Parser("heatcore perft", description="Count the action sequences of a depth from a "
                "seeded race start (spec/perft.md), or generate/check the reference counts.")
-    p.add_argument("--track", type=_track, default="usa", help="the track")
+    from heatcore.cli import track
+
+    p.add_argument("--track", type=track, default="usa", help="the track")
     p.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="2-6",
                    help="number of cars")
     p.add_argument("--seed", type=seed, default=REFERENCE_SEED,
@@ -242,8 +235,11 @@ def _generate(args: argparse.Namespace, backend: Backend) -> int:
     started = time.perf_counter()
     with progress(1500, "perft subtrees") as advance:
         data = generate(backend, engine=args.engine, done=advance)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(out, json.dumps(data, indent=1) + "\n")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(out, json.dumps(data, indent=1) + "\n")
+    except OSError as error:
+        raise CommandError(f"cannot write {out}: {error.strerror or error}") from None
     print(f"perft reference: {len(data['entries'])} entries written to {out} "
           f"({time.perf_counter() - started:.0f} s, {backend.name})")
     return 0
