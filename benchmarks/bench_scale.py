@@ -64,7 +64,7 @@ def figures(tiny: bool) -> dict[str, Any]:
         "perft": [perft_rate(2, d) for d in range(2, depth2 + 1)]
         + [perft_rate(p, 3 if tiny else 4) for p in (3, 4, 5, 6)]
         + [perft_rate(2, 3 if tiny else 5, "reference")],
-        "explore": [explore_rate("stub-2")] + ([] if tiny else [explore_rate("stub-3")]),
+        "explore": [explore_rate("stub-2")],
         "backends": backends(4, LOCAL_THREADS) if tiny else backends(300),
     }
 
