@@ -42,7 +42,7 @@ def backends(races: int, dask: str = LOCAL) -> list[dict[str, Any]]:
     (``dask``: the Dask scheduler to time, ``local`` or, in tiny runs, ``local:threads``)."""
     out = []
     seeds = list(range(70_000, 70_000 + races))
-    for label, workers, scheduler in (("process pool", 1, None), ("process pool", 2, None),
+    for label, workers, scheduler in (("one process", 1, None), ("process pool", 2, None),
                                       ("Dask LocalCluster", 1, dask),
                                       ("Dask LocalCluster", 2, dask)):
         began = time.perf_counter()
@@ -85,7 +85,8 @@ def table(figures: dict[str, Any]) -> str:
                      f"states/s, {row['deadlocks']} deadlocks, {row['violations']} violations")
     lines.append("backends: the same 6-player USA batch (fast engine), start-up included")
     for row in figures["backends"]:
-        lines.append(f"  {row['backend']} of {row['workers']}: {row['races']} races in "
+        size = "" if row["backend"] == "one process" else f" of {row['workers']}"
+        lines.append(f"  {row['backend']}{size}: {row['races']} races in "
                      f"{row['seconds']:.2f} s, {row['races_per_s']:.1f} races/s")
     return "\n".join(lines)
 
