@@ -112,11 +112,11 @@ def _connect(backend: Backend) -> tuple[Any, Any]:
     Client, LocalCluster = dask.Client, dask.LocalCluster
     if backend.scheduler == LOCAL_THREADS:
         cluster = LocalCluster(n_workers=1, threads_per_worker=backend.workers,
-                               processes=False, dashboard_address=None)
+                               processes=False, dashboard_address=":0")
         return Client(cluster), cluster
     if backend.scheduler == LOCAL:
         cluster = LocalCluster(n_workers=backend.workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+                               processes=True, dashboard_address=":0")
         return Client(cluster), cluster
     try:
         return Client(backend.scheduler, timeout="10s"), None
