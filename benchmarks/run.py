@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import bench_proofs, bench_rallyman
+from benchmarks import bench_proofs, bench_rallyman, bench_scale
 from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
@@ -293,7 +293,7 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
 
 
 #: The number of stages :func:`run` announces through ``log``.
-STAGES = 9
+STAGES = 10
 
 
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
@@ -334,6 +334,8 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     log("Rallyman GT: seeded races per track and car count ...")
     results["rallyman"] = bench_rallyman.figures(1 if sizes is TINY else 10,
                                                  1 if sizes is TINY else 2)
+    log("scale: perft nodes/s, explore states/s, process pool and Dask LocalCluster ...")
+    results["scale"] = bench_scale.figures(sizes is TINY)
     log("proofs: time per proof and its controls ...")
     results["proofs"] = proof_times(sizes)
     results["machine"]["load_average_at_end"] = os.getloadavg()
@@ -415,6 +417,10 @@ def table(results: dict[str, Any]) -> str:
         add("")
         add("Rallyman GT (heatcore.rallyman, single process, sensible policy)")
         lines.extend("  " + line for line in bench_rallyman.table(rallyman).splitlines())
+    scale = results.get("scale")
+    if scale is not None:
+        add("")
+        lines.extend(bench_scale.table(scale).splitlines())
     proofs = results.get("proofs")
     if proofs is not None:
         add("")

@@ -23,6 +23,7 @@ from heatcore.cliutil import (
     seed,
     writable_dir,
 )
+from heatcore.cluster import BackendError
 from heatcore.driver import play
 from heatcore.errors import MalformedInput, RulesError
 from heatcore.files import write_atomic
@@ -50,6 +51,8 @@ DELEGATED = {
     "conform": "heatcore.conformance.harness",
     "serve": "heatcore.conformance.serve",
     "golden": "heatcore.golden",
+    "perft": "heatcore.perft_runs",
+    "explore": "heatcore.explore_runs",
 }
 
 #: Every subcommand and its line in ``heatcore --help``.
@@ -61,6 +64,8 @@ SUMMARIES = {
     "conform": "check another Heat engine against heatcore over the conform/2 protocol",
     "serve": "speak the conform/2 and conform/1 protocols on stdin/stdout (heatcore as engine)",
     "golden": "check or regenerate the golden playthroughs in tests/golden",
+    "perft": "count the action sequences of a depth from a seeded start (--divide, reference)",
+    "explore": "visit every reachable state of a small race and check each transition",
 }
 
 
@@ -119,7 +124,11 @@ def add_race(sub: Any) -> None:
     race.add_argument("--count", type=positive, default=1,
                       help="play N races (seeds seed..seed+N-1) and print their outcomes")
     race.add_argument("--workers", type=positive, default=1,
-                      help="spread the races of --count over W processes")
+                      help="spread the races of --count over W processes (with --scheduler "
+                           "local: a Dask LocalCluster of W workers)")
+    race.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                      help="play the races of --count on the Dask cluster at ADDRESS "
+                           "(tcp://host:8786), or 'local' to start a LocalCluster")
     race.add_argument("--engine", default="fast", choices=ENGINES,
                       help="engine of --count batches (both play the same races)")
     race.add_argument("--modules", type=modules, default=(), metavar="NAME[,NAME]",
@@ -196,9 +205,14 @@ def run_race_batch(args: argparse.Namespace) -> int:
                             args.modules, args.legends, args.aggressive, rulings))
     seeds = list(range(args.seed, args.seed + args.count))
     with progress(len(seeds), "races") as advance:
-        out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
-                            args.engine, args.workers, advance, rulings=rulings,
-                            modules=ModuleChoice(args.modules, args.legends, args.aggressive))
+        try:
+            out = observe_races(args.track, args.players, seeds, args.laps, args.policy,
+                                args.engine, args.workers, advance, rulings=rulings,
+                                modules=ModuleChoice(args.modules, args.legends,
+                                                     args.aggressive),
+                                scheduler=args.scheduler)
+        except BackendError as error:
+            raise CommandError(str(error)) from None
     write_text("\n".join(outcome_lines(out)) + "\n")
     print(f"engine: {out.engine}")
     print(f"races: {len(out.races)}")

@@ -372,20 +372,41 @@ class Outcomes:
 def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
                   policies: Sequence[str], engine: str = "fast", workers: int = 1,
                   progress: Callable[[int], None] | None = None,
-                  rulings: Rulings = DEFAULT_RULINGS, modules: ModuleChoice = CORE) -> Outcomes:
+                  rulings: Rulings = DEFAULT_RULINGS, modules: ModuleChoice = CORE,
+                  scheduler: str | None = None) -> Outcomes:
     """:func:`observe_race` for each seed (under ``rulings``, playing ``modules``), on
-    ``workers`` processes (one: in this process); ``progress`` is called with the number of
-    races just finished."""
+    ``workers`` processes (one: in this process) or, with ``scheduler``, on a Dask cluster
+    (:mod:`heatcore.cluster`: ``local`` starts one of ``workers`` workers) in batches of
+    races; ``progress`` is called with the number of races just finished. The results are
+    in seed order wherever they ran."""
     jobs: list[Job] = [(track, players, seed, laps, tuple(policies), engine, rulings, modules)
                        for seed in seeds]
     out = Outcomes(track, players, laps, tuple(policies), engine, workers, modules=modules)
     start = time.perf_counter()
-    for result in _results(jobs, workers):
-        out.races.append(result)
-        if progress is not None:
-            progress(1)
+    if scheduler is not None:
+        from heatcore.cluster import Backend
+
+        size = max(1, min(BATCH, -(-len(jobs) // (4 * workers))))
+        batches = [jobs[k:k + size] for k in range(0, len(jobs), size)]
+        done = None if progress is None else (lambda n: progress(size * n))
+        for part in Backend(workers, scheduler).map(_batch_job, batches, done):
+            out.races.extend(part)
+    else:
+        for result in _results(jobs, workers):
+            out.races.append(result)
+            if progress is not None:
+                progress(1)
     out.seconds = time.perf_counter() - start
     return out
+
+
+#: Races per job on a Dask cluster (a task costs about a millisecond of scheduling).
+BATCH = 50
+
+
+def _batch_job(jobs: list[Job]) -> list[RaceOutcome]:
+    """The races of one batch, in order (a Dask task)."""
+    return [_job(job) for job in jobs]
 
 
 def _results(jobs: list[Job], workers: int) -> Iterator[RaceOutcome]:

@@ -242,11 +242,20 @@ def tracks_dir() -> Path:
     return spec_dir() / "tracks"
 
 
+def track_file(track_id: str) -> Path:
+    """The data file of a track: a base track in ``spec/tracks``, or a track constructed
+    for testing and exploration in ``spec/tracks/constructed`` (IDs ``constructed-*``,
+    never listed among the base tracks)."""
+    if track_id.startswith("constructed-"):
+        return tracks_dir() / "constructed" / f"{track_id.removeprefix('constructed-')}.json"
+    return tracks_dir() / f"{track_id}.json"
+
+
 @cache
 def load_track(track_id: str) -> Track:
-    """The track with this ID from ``spec/tracks``."""
-    path = tracks_dir() / f"{track_id}.json"
-    if not path.is_file():
+    """The track with this ID from ``spec/tracks`` (or ``spec/tracks/constructed``)."""
+    path = track_file(track_id)
+    if "/" in track_id or not path.is_file():
         known = ", ".join(track_ids())
         raise MalformedInput("setup.track-laps", f"unknown track {track_id!r} (known: {known})")
     return track_from_dict(json.loads(path.read_text(encoding="utf-8")))

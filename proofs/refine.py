@@ -387,8 +387,28 @@ def describe(report: Report) -> list[str]:
     return lines
 
 
-def refine_main(turns: int, jobs: int) -> int:
-    """``heatcore prove --refine N``: check N turns on ``jobs`` workers; print the report."""
+def refine_job(job: tuple[int, int, int]) -> Report:
+    """:func:`refine_part` of one packed job (a Dask task)."""
+    return refine_part(*job)
+
+
+def refine_reports(turns: int, jobs: int, scheduler: str) -> Report:
+    """The refinement of ``turns`` turns cut into the same parts as on a process pool,
+    run on a Dask cluster (:mod:`heatcore.cluster`) and merged in part order."""
+    from heatcore.cluster import Backend
+
+    parts = max(1, min(jobs, len(TRACKS)))
+    shares = [turns // parts + (1 if i < turns % parts else 0) for i in range(parts)]
+    total = Report()
+    for report in Backend(jobs, scheduler).map(
+            refine_job, [(n, i, parts) for i, n in enumerate(shares)]):
+        total.merge(report)
+    return total
+
+
+def refine_main(turns: int, jobs: int, scheduler: str | None = None) -> int:
+    """``heatcore prove --refine N``: check N turns on ``jobs`` workers (a process pool, or
+    a Dask cluster at ``scheduler``); print the report."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -397,6 +417,12 @@ def refine_main(turns: int, jobs: int) -> int:
     total = Report()
     context = multiprocessing.get_context("fork")
     start = time.perf_counter()
+    if scheduler is not None:
+        total = refine_reports(turns, jobs, scheduler)
+        print("\n".join(describe(total)))
+        print(f"{time.perf_counter() - start:.1f}s wall")
+        return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] \
+            else 0
     with ProcessPoolExecutor(max_workers=parts, mp_context=context) as pool:
         futures = [pool.submit(refine_part, n, i, parts) for i, n in enumerate(shares)]
         for i, fut in enumerate(futures):

@@ -401,6 +401,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="with --refine: check the turns on the Dask cluster at ADDRESS "
+                             "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
+                             "workers")
     parser.add_argument("--mine", metavar="SITUATION",
                         choices=["all", *(s.id for s in SITUATIONS), *MINERS,
                                  *IMPOSSIBLE],
@@ -414,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.refine is not None:
         if args.refine < 1:
             parser.error("--refine needs a positive number of turns")
-        return refine_main(args.refine, max(1, args.jobs))
+        return refine_main(args.refine, max(1, args.jobs), args.scheduler)
     if args.mine:
         from proofs.mining import mine_main
 

@@ -27,7 +27,9 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
                     "legal_actions", "apply", "json_encode", "json_decode",
                     "fast_legal_actions", "fast_apply", "fast_from_state", "fast_to_state",
                     "Memory per state", "fast engine race object", "Growth",
-                    "Process pool", "Rallyman GT", "Proofs (Z3)", "turn-order"):
+                    "Process pool", "Rallyman GT", "Proofs (Z3)", "turn-order",
+                    "perft (usa, seed 1)", "explore (every transition checked)",
+                    "Dask LocalCluster of 2"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
@@ -46,6 +48,10 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
     assert target["engine"] == "fast" and target["reference"]["engine"] == "reference"
     assert target["cold_process"]["races_per_s"] > 0
     assert [row["workers"] for row in results["pool"]] == [1, 2]
+    scale = results["scale"]
+    assert all(row["nodes_per_s"] > 0 for row in scale["perft"])
+    assert scale["explore"][0]["deadlocks"] == 0 and scale["explore"][0]["states_per_s"] > 0
+    assert [row["workers"] for row in scale["backends"]] == [1, 2, 1, 2]
     for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s",
                 "fast_legal_actions_per_s", "fast_apply_per_s", "fast_from_state_per_s",
                 "fast_to_state_per_s"):

@@ -25,7 +25,10 @@ from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import MAX_PLAYERS, RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
-from heatcore.weather import LEGENDS, MODULES, WEATHER
+from heatcore.weather import LEGENDS, WEATHER
+
+#: The modules the fast engine plays (not the Garage).
+MODULES = (WEATHER, LEGENDS)
 
 MODULE_SETS = ((WEATHER,), (LEGENDS,), MODULES)
 MODULE_RULES = ("weather.module", "weather.setup-change", "weather.no-cooldown",

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import sys
 import time
+from argparse import Namespace
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,7 +21,8 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
-from heatcore.cliutil import Parser, nonnegative, positive, seed
+from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed
+from heatcore.cluster import BackendError
 from heatcore.conformance import CORE_PROTOCOL, PROTOCOL
 from heatcore.conformance.binding import JSON, Binding, RandomRace, Rejected
 from heatcore.conformance.bindings import BINDINGS, default_fixtures, load_binding, ruleset_of
@@ -511,12 +513,13 @@ def start_engine(session: Session) -> None:
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
         progress: Progress | None = None, workers: int = 1,
-        memory_mb: int | None = None) -> Outcome:
+        memory_mb: int | None = None, scheduler: str | None = None) -> Outcome:
     """Run the whole check of the engine started by ``argv``; raise CannotStart when the
     engine cannot even start.
 
     The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
-    ``workers`` pool processes, each on a contiguous run of seeds with its own engine
+    ``workers`` pool processes (or, with ``scheduler``, Dask workers: see
+    :mod:`heatcore.cluster`), each on a contiguous run of seeds with its own engine
     subprocess, and their results are merged in seed order."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
@@ -549,17 +552,18 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
             outcome.skips[f"races: {unplayable}"] += races
             races = 0
         runner.binding = racing
-        if workers == 1:
+        if workers == 1 and scheduler is None:
             for i in range(races):
                 runner.run_race(racing.random_race(seed_base + i))
                 if progress:
                     progress("races", i + 1, races, len(outcome.divergences))
     finally:
         session.close()
-    if workers > 1 and races > 0:
+    if (workers > 1 or scheduler is not None) and races > 0:
         chunks = _seed_chunks(seed_base, races, workers)
         done = 0
-        for part in _race_parts(racing, argv, timeout, chunks, memory_mb, asked):
+        for part in _race_parts(racing, argv, timeout, chunks, memory_mb, asked, scheduler,
+                                workers):
             outcome.add_races(part)
             done += part.races_passed + part.races_failed + part.races_skipped
             if progress:
@@ -613,12 +617,25 @@ def _seed_chunks(seed_base: int, races: int, workers: int) -> list[range]:
 
 
 def _race_parts(binding: Binding, argv: list[str], timeout: float,
-                chunks: list[range], memory_mb: int | None, asked: JSON) -> list[Outcome]:
-    """The outcomes of the races of each chunk, one pool process per chunk, in chunk order."""
+                chunks: list[range], memory_mb: int | None, asked: JSON,
+                scheduler: str | None = None, workers: int = 1) -> list[Outcome]:
+    """The outcomes of the races of each chunk, one pool process per chunk (or one Dask
+    task per chunk), in chunk order."""
+    if scheduler is not None:
+        from heatcore.cluster import Backend
+
+        jobs = [(binding, argv, timeout, chunk, memory_mb, asked) for chunk in chunks]
+        return Backend(workers, scheduler).map(_race_chunk_job, jobs)
     with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
         futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb, asked)
                    for chunk in chunks]
         return [future.result() for future in futures]
+
+
+def _race_chunk_job(job: tuple[Binding, list[str], float, range, int | None, JSON],
+                    ) -> Outcome:
+    """:func:`_race_chunk` of one packed job (a Dask task)."""
+    return _race_chunk(*job)
 
 
 def _race_chunk(binding: Binding, argv: list[str], timeout: float, seeds: range,
@@ -660,6 +677,52 @@ def _terminal_progress(phase: str, done: int, total: int, divergences: int) -> N
     sys.stderr.flush()
 
 
+def perft_main(binding: Binding, command: list[str], args: Namespace) -> int:
+    """``conform --perft``: the engine's counts of the reference entries, divided on a
+    mismatch; exit 0 when every entry agrees, 1 when one differs, 2 on bad input."""
+    from heatcore.conformance.perft import check_entry, result_lines
+
+    perft_entries = getattr(binding, "perft_entries", None)
+    if perft_entries is None:
+        print(f"heatcore conform: no perft counts for ruleset {args.ruleset!r}",
+              file=sys.stderr)
+        return 2
+    try:
+        entries = perft_entries()
+    except CommandError as error:
+        print(f"heatcore conform: {error}", file=sys.stderr)
+        return 2
+    if args.perft_only:
+        wanted = {w.strip() for w in args.perft_only.split(",") if w.strip()}
+        entries = [e for e in entries if f"{e['track']}:{e['players']}" in wanted]
+        if not entries:
+            print(f"heatcore conform: --perft-only {args.perft_only!r} names no entry "
+                  "(entries are TRACK:CARS, e.g. usa:2)", file=sys.stderr)
+            return 2
+    too_deep = [e for e in entries if len(e["counts"]) <= args.perft_depth]
+    if too_deep:
+        print(f"heatcore conform: --perft-depth {args.perft_depth} is deeper than the "
+              f"reference counts of {too_deep[0]['track']}:{too_deep[0]['players']}",
+              file=sys.stderr)
+        return 2
+    session = Session(command, args.timeout, ruleset_of(binding), args.memory_mb)
+    try:
+        start_engine(session)
+    except CannotStart as error:
+        print(f"heatcore conform: the engine did not start: {error}", file=sys.stderr)
+        return 2
+    results = []
+    try:
+        for entry in entries:
+            results.append(check_entry(binding, binding, session.get(),  # type: ignore[arg-type]
+                                       entry, args.perft_depth))
+    finally:
+        session.close()
+    for line in result_lines(results):
+        print(line)
+    return 0 if all(r.ok for r in results) else 1
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
     from heatcore.conformance.reports import report_json, report_markdown, summary_lines
@@ -679,7 +742,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ruleset", default="heat", choices=sorted(BINDINGS),
                         help="the ruleset to check")
     parser.add_argument("--workers", type=positive, default=1,
-                        help="processes for the races, each with its own engine (1)")
+                        help="processes for the races, each with its own engine (1); with "
+                             "--scheduler local, the workers of a Dask LocalCluster")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the races on the Dask cluster at ADDRESS (tcp://host:8786; "
+                             "its workers need heatcore and the engine; --workers W cuts the "
+                             "races into W parts), or 'local'")
     parser.add_argument("--memory-mb", type=positive, default=None,
                         help="cap the engine's address space (MiB); none by default")
     parser.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -687,6 +755,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
                         help="play the random races under this alternative of a switchable "
                              "ruling (spec/rulings.toml); repeat for several")
+    parser.add_argument("--perft", action="store_true",
+                        help="check the engine's perft counts (spec/perft.md) instead of the "
+                             "corpus and races; a mismatch is divided down to its first "
+                             "differing action sequence")
+    parser.add_argument("--perft-depth", type=positive, default=2, metavar="D",
+                        help="with --perft: the depth to count")
+    parser.add_argument("--perft-only", default=None, metavar="TRACK:CARS[,...]",
+                        help="with --perft: only these reference entries (e.g. usa:2)")
     args = parser.parse_args(argv)
     from heatcore.errors import RulesError
     from heatcore.rulings import make_rulings, parse_ruling_option
@@ -719,14 +795,23 @@ def main(argv: list[str]) -> int:
             print("heatcore conform: --ruling applies to the heat ruleset", file=sys.stderr)
             return 2
         binding = HeatBinding(rulings)
+    if args.perft:
+        if rulings.changed:
+            print("heatcore conform: --perft counts are for the default rulings; drop "
+                  "--ruling", file=sys.stderr)
+            return 2
+        return perft_main(binding, command, args)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     try:
         outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
                       progress=_terminal_progress if show else None, workers=args.workers,
-                      memory_mb=args.memory_mb)
+                      memory_mb=args.memory_mb, scheduler=args.scheduler)
     except CannotStart as error:
         print(f"heatcore conform: the engine did not start: {error}", file=sys.stderr)
+        return 2
+    except BackendError as error:
+        print(f"heatcore conform: {error}", file=sys.stderr)
         return 2
     report = report_json(outcome, binding, args.impl)
     if args.report is not None:

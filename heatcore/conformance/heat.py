@@ -155,6 +155,25 @@ class HeatBinding(ReferenceBinding):
         policy = greedy_policy if seed % 2 else random_policy
         return record_race(seed, setup, policy, policy.__name__, rng)
 
+    def perft_chance(self, state: JSON, seed: int) -> str | None:
+        """The perft outcome of the chance point ``state`` awaits (spec/perft.md), as an
+        action string; None when it awaits none."""
+        if not isinstance(state, dict) or state.get("shuffle") is None:
+            return None
+        from heatcore.perft import chance_action
+
+        try:
+            return str(chance_action(state_from_dict(state), seed))
+        except RulesError as error:
+            raise rejected(error) from None
+
+    def perft_entries(self) -> list[JSON]:
+        """The published perft entries (spec/fixtures/perft/perft.json)."""
+        from heatcore.perft_runs import load_reference
+
+        entries: list[JSON] = load_reference()["entries"]
+        return entries
+
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
         """The rule IDs behind a difference, most likely first, and what differs (states
