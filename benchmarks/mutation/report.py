@@ -23,6 +23,10 @@ SESSIONS = ("reference", "fast")
 SCRATCH = Path(os.environ.get("HEATCORE_MUTATION_SCRATCH", "/tmp/heatcore-mutation"))
 RESULTS = HERE / "results.json"
 PAGE = ROOT / "docs" / "guides" / "mutation.rst"
+#: The test that runs each hand-written rule test on the fast engine, and the suffix its
+#: kills are named with.
+RERUN = "test_fast_rules.py::test_the_fast_engine_passes_the_rule_test"
+ON_FAST = " (on the fast engine)"
 _FAILED = re.compile(r"^FAILED (\S+?)(?: - |$)", re.MULTILINE)
 
 
@@ -51,12 +55,30 @@ def run(name: str) -> int:
                      ["cosmic-ray", "baseline", config]):
             print(" ".join(step), flush=True)
             subprocess.run(step, cwd=where, check=True)
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        _write_info(where, {"commit": commit, "seconds": 0.0})
     proc = subprocess.Popen(["cosmic-ray", "exec", config, db.name], cwd=where)
+    last = time.monotonic()
     while proc.poll() is None:
         time.sleep(30)
+        now = time.monotonic()
+        info = session_info(where)
+        _write_info(where, {**info, "seconds": float(info.get("seconds", 0.0)) + now - last})
+        last = now
         done, total = _progress(db)
         print(f"{name}: {done}/{total} mutants done", flush=True)
     return proc.returncode or 0
+
+
+def session_info(where: Path) -> dict[str, Any]:
+    """The commit a session mutates and the wall-clock seconds its runs took so far."""
+    path = where / "session.json"
+    return dict(json.loads(path.read_text())) if path.exists() else {}
+
+
+def _write_info(where: Path, info: dict[str, Any]) -> None:
+    write_atomic(where / "session.json", json.dumps(info) + "\n")
 
 
 def _progress(db: Path) -> tuple[int, int]:
@@ -125,6 +147,17 @@ def _rule_tests() -> set[str]:
     return {test for tests in rule_marks().values() for test in tests}
 
 
+def killer(test: str, rule_tests: set[str]) -> str:
+    """The name a killing test is reported by: ``file.py::name`` without its parameters,
+    or, for a rule test run again on the fast engine (tests/test_fast_rules.py, whose
+    parameter is the rule test's own name), that rule test's name and ``ON_FAST``."""
+    base, _, param = test.partition("[")
+    param = param.removesuffix("]")
+    if base == RERUN and param in rule_tests:
+        return param + ON_FAST
+    return base
+
+
 def _key(mutation: dict[str, Any]) -> str:
     line, col = mutation["start_pos"]
     return (f"{mutation['module_path']}:{line}:{col} {mutation['operator_name']}"
@@ -155,9 +188,9 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
                 f"({mutation.get('definition_name') or '-'})"
         if outcome == "killed":
             failed = _FAILED.findall(res.get("output") or "")
-            test = failed[0].split("[")[0] if failed else "(no test named: crash or timeout)"
-            short = test.removeprefix("tests/")
-            if short in rule_tests:
+            test = failed[0] if failed else "(no test named: crash or timeout)"
+            short = killer(test.removeprefix("tests/"), rule_tests)
+            if short in rule_tests or short.endswith(ON_FAST):
                 counts["killed by a rule test"] += 1
                 killers[short] += 1
             else:
@@ -176,7 +209,10 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
     scored = run_count - counts["equivalent"]
     score = counts["killed by a rule test"] / scored if scored else 0.0
     strict = counts["killed by a rule test"] / run_count if run_count else 0.0
-    return {"session": name, "counts": dict(counts), "pending": pending,
+    info = session_info(db.parent)
+    return {"session": name, "commit": info.get("commit", "?"),
+            "minutes": round(float(info.get("seconds", 0.0)) / 60),
+            "counts": dict(counts), "pending": pending,
             "score": round(score, 4), "strict_score": round(strict, 4),
             "killers": dict(killers.most_common()),
             "survivors": survivors, "equivalent": explained, "killed_by_other": by_other}
@@ -187,11 +223,15 @@ def report(sessions: list[str]) -> int:
     equivalent = {k: str(v) for k, v in tomllib.loads(
         (HERE / "equivalent.toml").read_text(encoding="utf-8")).items()}
     rule_tests = _rule_tests()
+    earlier = {s["session"]: s for s in json.loads(RESULTS.read_text())["sessions"]} \
+        if RESULTS.exists() else {}
     results = []
     for name in sessions:
         db = scratch(name) / f"{name}.sqlite"
         if not db.exists():
-            print(f"{name}: no session at {db} (run it first)")
+            print(f"{name}: no session at {db}: the published results are kept, marked stale")
+            if name in earlier:
+                results.append({**earlier[name], "stale": True})
             continue
         summary = summarize(name, db, equivalent, rule_tests)
         results.append(summary)
@@ -217,17 +257,27 @@ def render(results: list[dict[str, Any]]) -> str:
              "killed (``pytest -x``: the first test to fail is named), out of every mutant "
              "run less those explained as equivalent (they change no behaviour). Golden "
              "files and fast-versus-reference comparisons are not in the test commands, so "
-             "they kill nothing here. A session mutates the code of the commit it was made "
-             "from (the latest run: ``reference`` on 8a02baf, ``fast`` on 9da74ab, both before "
-             "the weather module); ``retest`` ran the survivors again with the tests of the "
+             "they kill nothing here; the fast engine's session runs the hand-written rule "
+             "tests on the fast engine (``tests/test_fast_rules.py``: a kill is named by the "
+             "rule test, *on the fast engine*) and the independent race checker's "
+             "fast-engine tests. A session mutates the code of the commit it was made from "
+             "(named below); ``retest`` ran the survivors again with the tests of the "
              "commit that wrote this page. Timeouts and crashes count as killed by no named "
-             "test.", ""]
+             "test. Run: ``python3 -m benchmarks.mutation run NAME`` (opt-in, not part of "
+             "the test suite), then ``report``.", ""]
     for s in results:
         title = f"Session ``{s['session']}``"
         lines += [title, "-" * len(title), "",
                   f"Score: **{s['score']:.1%}** of the mutants run were killed by rule tests, "
                   f"explained survivors left out; **{s['strict_score']:.1%}** counting them "
-                  "as survivors.", ""]
+                  "as survivors.", "",
+                  f"Mutated code: commit ``{s.get('commit', '?')}``; the runs took "
+                  f"{s.get('minutes', '?')} minutes of wall-clock time (one worker, "
+                  "``nice -n 19``, shared machine).", ""]
+        if s.get("stale"):
+            lines += ["**Stale:** these results were not made again with the report; the "
+                      "modules changed since that commit, so line numbers and survivors may "
+                      "be out of date until the session is run again.", ""]
         for k, v in sorted(s["counts"].items()):
             lines.append(f"- {k}: {v}")
         if s["pending"]:
