@@ -51,23 +51,24 @@ def run(name: str) -> int:
             if (ROOT / rel).is_file():
                 shutil.copy2(ROOT / rel, target)
         for step in (["cosmic-ray", "init", config, db.name],
-                     ["cr-filter-operators", db.name, config],
-                     ["cosmic-ray", "baseline", config]):
+                     ["cr-filter-operators", db.name, config]):
             print(" ".join(step), flush=True)
             subprocess.run(step, cwd=where, check=True)
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                                 capture_output=True, text=True, check=True).stdout.strip()
         _write_info(where, {"commit": commit, "seconds": 0.0})
-    proc = subprocess.Popen(["cosmic-ray", "exec", config, db.name], cwd=where)
+    # one worker: forked.py runs the pending mutants one by one (cosmic-ray exec would
+    # start a new interpreter per mutant; the outcomes it stores are the same)
+    shutil.copy2(HERE / "forked.py", where / "benchmarks" / "mutation" / "forked.py")
+    proc = subprocess.Popen([sys.executable, str(where / "benchmarks/mutation/forked.py"),
+                             str(where), str(where / config), str(db)], cwd=where)
     last = time.monotonic()
     while proc.poll() is None:
-        time.sleep(30)
+        time.sleep(5)
         now = time.monotonic()
         info = session_info(where)
         _write_info(where, {**info, "seconds": float(info.get("seconds", 0.0)) + now - last})
         last = now
-        done, total = _progress(db)
-        print(f"{name}: {done}/{total} mutants done", flush=True)
     return proc.returncode or 0
 
 
@@ -79,11 +80,6 @@ def session_info(where: Path) -> dict[str, Any]:
 
 def _write_info(where: Path, info: dict[str, Any]) -> None:
     write_atomic(where / "session.json", json.dumps(info) + "\n")
-
-
-def _progress(db: Path) -> tuple[int, int]:
-    jobs = _jobs(db)
-    return sum(1 for _, res in jobs if res), len(jobs)
 
 
 def _jobs(db: Path) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
