@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import itertools
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -23,10 +24,14 @@ import test_rules_edges
 import test_rules_planning
 import test_rules_turn
 import test_rulings
+from scenario import make_car, make_state
 
 from heatcore import engine
-from heatcore.actions import Action
+from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact
+from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.fast import FastRace
+from heatcore.notation import parse_action
+from heatcore.rulings import make_rulings
 from heatcore.state import RaceState
 
 MODULES = (test_rules_edges, test_rules_planning, test_rules_turn, test_rulings)
@@ -116,3 +121,101 @@ def run_on_fast(module: ModuleType, test: Callable[..., None],
 def test_the_fast_engine_passes_the_rule_test(module: ModuleType, test: Callable[..., None],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_on_fast(module, test, monkeypatch) > 0, "the test never asked the engine"
+
+
+# ------------------------------------------------------------ hand-made states, fast engine
+# Rules whose tests above read events (or that no test above reaches): the fast engine's
+# state after a short hand-made play, against values worked out by hand from the rule.
+
+FILLER = "1 1 1 2 2 2 3"
+STILL = "U0 U5 S S S H H"  # a background car with this hand plays U0 and stays put
+
+
+def fast_run(state: RaceState, *actions: str, rulings: dict[str, str] | None = None,
+             ) -> FastRace:
+    """A fast race from ``state`` (under ``rulings``) after the listed actions; any other
+    car's choice before each one is its first plan, or else doing nothing."""
+    if rulings:
+        state = replace(state, rulings=make_rulings(rulings))
+    race = FastRace(state)
+    for text in actions:
+        action = parse_action(text)
+        while race.legal_actions() and race.legal_actions()[0].car != action.car:
+            race.apply(_background(race.legal_actions()))
+        race.apply(action)
+    return race
+
+
+def _background(legal: tuple[Action, ...]) -> Action:
+    for action in legal:
+        if isinstance(action, EndReact | DeclineSlipstream) or (
+                isinstance(action, Discard) and not action.cards):
+            return action
+    return legal[0]
+
+
+@pytest.mark.rules("corner.pay-heat", "corner.check")
+def test_fast_a_corner_taken_one_over_its_limit_costs_one_heat() -> None:
+    # USA corner 1 follows space 12 (limit 7): speed 8 from 5 crosses it one over
+    me = make_car(5, gear=2, hand="4 4 1 1 2 2 3")
+    race = fast_run(make_state(me, make_car(-30, hand=STILL)), "P1 gear 2 play 4 4",
+                    "P1 end react")
+    after = race.to_state().cars[0]
+    assert after.position == 13
+    assert (after.engine, after.discard.count(HEAT)) == (me.engine - 1,
+                                                          me.discard.count(HEAT) + 1)
+
+
+@pytest.mark.rules("ruling.hand-over-limit", "replenish.draw", "corner.spin")
+def test_fast_a_hand_over_seven_after_a_spin_draws_nothing() -> None:
+    # great-britain: a corner of limit 6 follows space 25; the hand holds 9 cards
+    car = make_car(25, gear=2, hand="4 4 1 1 2 2 3", engine=0)
+    car = replace(car, hand=canonical(car.hand + car.deck[:2]), deck=car.deck[2:])
+    state = make_state(car, make_car(-40, hand=FILLER), track="great-britain")
+    race = fast_run(state, "P1 gear 2 play 4 4", "P1 discard nothing")
+    after = race.to_state().cars[0]
+    assert after.gear == 1 and after.hand.count(STRESS) >= 1
+    assert len(after.hand) == 8 and after.deck == car.deck
+
+
+@pytest.mark.rules("play.cluttered", "reveal.speed")
+def test_fast_a_cluttered_play_drops_to_first_gear_and_does_not_move() -> None:
+    state = make_state(make_car(0, gear=4, hand="2 U0 H H H H H", engine=0),
+                       make_car(-9, hand=FILLER))
+    race = fast_run(state, "P1 gear 4 play 2 U0 H H", "P2 gear 1 play 1")
+    after = race.to_state().cars[0]
+    assert (after.position, after.gear) == (0, 1)
+    assert canonical(("2", "U0", HEAT, HEAT)) == canonical(
+        tuple(c for c in after.discard if c in ("2", "U0", HEAT))[:4])
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check")
+def test_fast_under_checked_a_setback_before_a_corner_line_still_checks_it() -> None:
+    # USA corner 2 follows space 33 (limit 3): speed 4 from 30 aims at 34, which is full
+    ahead = [make_car(34, True, hand=STILL), make_car(34, False, hand=STILL)]
+    me = make_car(30, hand="4 1 1 2 2 3 3")
+    race = fast_run(make_state(*ahead, me), "P3 gear 1 play 4", "P3 end react",
+                    rulings={"ruling.setback-corner": "checked"})
+    state = race.to_state()
+    assert state.turn is not None and state.turn.reach == 34
+    race.apply(parse_action("P3 no slipstream"))
+    after = race.to_state().cars[2]
+    assert (after.position, after.engine) == (33, me.engine - 1)
+
+
+@pytest.mark.rules("ruling.zero-move", "ruling.blocked-own-space")
+def test_fast_under_place_a_move_of_zero_takes_the_free_racing_line_even_under_stay() -> None:
+    # a move of 0 is placed again in the car's own space (zero-move "place"); "stay" keeps
+    # the car's spot only for a move of at least one space set back into its own space
+    state = make_state(make_car(10, hand=FILLER), make_car(5, False, hand=STILL))
+    race = fast_run(state, "P2 gear 1 play U0", "P2 end react", rulings={
+        "ruling.zero-move": "place", "ruling.blocked-own-space": "stay"})
+    assert race.to_state().cars[1].spot == (5, True)
+
+
+@pytest.mark.rules("ruling.zero-move", "move.exact")
+def test_fast_a_move_of_zero_leaves_the_car_on_its_spot() -> None:
+    # the default: a move of 0 is no placement, though the racing line of the space is free
+    state = make_state(make_car(10, hand=FILLER), make_car(5, False, hand=STILL))
+    race = fast_run(state, "P2 gear 1 play U0", "P2 end react")
+    assert race.to_state().cars[1].spot == (5, False)
