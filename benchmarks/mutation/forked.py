@@ -78,8 +78,9 @@ def _module_name(path: str) -> str:
     return path.removesuffix(".py").replace("/", ".")
 
 
-def execute(where: Path, config_path: Path, db_path: Path) -> int:
-    """Run every pending mutant of the session at ``db_path`` (scratch copy ``where``)."""
+def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> int:
+    """Run every pending mutant of the session at ``db_path`` (scratch copy ``where``), or
+    only those of the modules in ``only`` (paths as in the session) if any are given."""
     from cosmic_ray.mutating import apply_mutation
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
@@ -109,7 +110,8 @@ def execute(where: Path, config_path: Path, db_path: Path) -> int:
         return 1
     print("baseline: the tests pass without a mutation", flush=True)
     with use_db(str(db_path), WorkDB.Mode.open) as db:
-        pending = list(db.pending_work_items)
+        pending = [item for item in db.pending_work_items
+                   if not only or str(item.mutations[0].module_path) in only]
         for count, item in enumerate(pending, start=1):
             mutation = item.mutations[0]
             module = where / mutation.module_path
@@ -185,4 +187,5 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
 
 
 if __name__ == "__main__":
-    raise SystemExit(execute(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])))
+    raise SystemExit(execute(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]),
+                             sys.argv[4:]))

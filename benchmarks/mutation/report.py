@@ -35,8 +35,9 @@ def scratch(name: str) -> Path:
     return SCRATCH / name
 
 
-def run(name: str) -> int:
-    """Copy the repository, make the session if new, and execute the pending mutants."""
+def run(name: str, only: list[str] | None = None) -> int:
+    """Copy the repository, make the session if new, and execute the pending mutants (of
+    the modules in ``only`` if given)."""
     where = scratch(name)
     config = f"benchmarks/mutation/{name}.toml"
     db = where / f"{name}.sqlite"
@@ -61,7 +62,8 @@ def run(name: str) -> int:
     # start a new interpreter per mutant; the outcomes it stores are the same)
     shutil.copy2(HERE / "forked.py", where / "benchmarks" / "mutation" / "forked.py")
     proc = subprocess.Popen([sys.executable, str(where / "benchmarks/mutation/forked.py"),
-                             str(where), str(where / config), str(db)], cwd=where)
+                             str(where), str(where / config), str(db), *(only or [])],
+                            cwd=where)
     last = time.monotonic()
     while proc.poll() is None:
         time.sleep(5)
@@ -296,12 +298,14 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run", help="execute a cosmic-ray session")
     run_p.add_argument("session", choices=SESSIONS)
+    run_p.add_argument("--only", nargs="*", default=[],
+                       help="only the mutants of these modules (paths as in NAME.toml)")
     again = sub.add_parser("retest", help="test the survivors again with today's tests")
     again.add_argument("session", choices=SESSIONS)
     sub.add_parser("report", help="write results.json and the docs page")
     args = parser.parse_args(argv)
     if args.command == "run":
-        return run(args.session)
+        return run(args.session, args.only)
     if args.command == "retest":
         return retest(args.session)
     return report(list(SESSIONS))
