@@ -219,3 +219,15 @@ def test_fast_a_move_of_zero_leaves_the_car_on_its_spot() -> None:
     state = make_state(make_car(10, hand=FILLER), make_car(5, False, hand=STILL))
     race = fast_run(state, "P2 gear 1 play U0", "P2 end react")
     assert race.to_state().cars[1].spot == (5, False)
+
+
+@pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects")
+def test_fast_under_must_gain_adrenaline_asks_whether_one_space_gains() -> None:
+    # P3 moves 8 to space 8: space 9 is full, space 10 free; its adrenaline +1 gains nothing
+    blockers = [make_car(9, r, hand=STILL) for r in (True, False)]
+    state = make_state(*blockers, make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    race = fast_run(state, "P3 gear 2 play 4 4",
+                    rulings={"ruling.blocked-extra-move": "must-gain"})
+    legal = [str(a) for a in race.legal_actions()]
+    assert race.to_state().cars[2].position == 8
+    assert "P3 adrenaline move" not in legal and "P3 boost" in legal
