@@ -133,17 +133,24 @@ STILL = "U0 U5 S S S H H"  # a background car with this hand plays U0 and stays 
 
 def fast_run(state: RaceState, *actions: str, rulings: dict[str, str] | None = None,
              ) -> FastRace:
-    """A fast race from ``state`` (under ``rulings``) after the listed actions; any other
-    car's choice before each one is its first plan, or else doing nothing."""
+    """A fast race from ``state`` (under ``rulings``) after the listed actions, up to the
+    next choice of the last action's car; any other car's choice on the way is its first
+    plan, or else doing nothing."""
     if rulings:
         state = replace(state, rulings=make_rulings(rulings))
     race = FastRace(state)
     for text in actions:
         action = parse_action(text)
-        while race.legal_actions() and race.legal_actions()[0].car != action.car:
-            race.apply(_background(race.legal_actions()))
+        _others(race, action.car)
         race.apply(action)
+    _others(race, action.car)
     return race
+
+
+def _others(race: FastRace, car: int) -> None:
+    """Let the other cars choose until ``car`` must (or nobody can)."""
+    while race.legal_actions() and race.legal_actions()[0].car != car:
+        race.apply(_background(race.legal_actions()))
 
 
 def _background(legal: tuple[Action, ...]) -> Action:
