@@ -181,7 +181,7 @@ def test_fast_a_hand_over_seven_after_a_spin_draws_nothing() -> None:
     state = make_state(car, make_car(-40, hand=FILLER), track="great-britain")
     race = fast_run(state, "P1 gear 2 play 4 4", "P1 discard nothing")
     after = race.to_state().cars[0]
-    assert after.gear == 1 and after.hand.count(STRESS) >= 1
+    assert after.gear == 1 and after.hand.count(STRESS) >= 1 and race.spins == 1
     assert len(after.hand) == 8 and after.deck == car.deck
 
 
@@ -238,3 +238,17 @@ def test_fast_under_must_gain_adrenaline_asks_whether_one_space_gains() -> None:
     legal = [str(a) for a in race.legal_actions()]
     assert race.to_state().cars[2].position == 8
     assert "P3 adrenaline move" not in legal and "P3 boost" in legal
+    # with space 9 free, the +1 gains a space and is offered
+    state = make_state(make_car(20, hand=STILL), make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    race = fast_run(state, "P2 gear 2 play 4 4",
+                    rulings={"ruling.blocked-extra-move": "must-gain"})
+    assert "P2 adrenaline move" in [str(a) for a in race.legal_actions()]
+
+
+@pytest.mark.rules("ruling.finished-car-discard-draw", "replenish.draw")
+def test_fast_under_skip_a_car_still_racing_draws_back_to_seven() -> None:
+    state = make_state(make_car(10, hand=FILLER), make_car(-9, hand=STILL))
+    race = fast_run(state, "P1 gear 1 play 1", "P1 end react", "P1 discard nothing",
+                    rulings={"ruling.finished-car-discard-draw": "skip"})
+    after = race.to_state().cars[0]
+    assert after.position == 11 and len(after.hand) == 7
