@@ -232,6 +232,11 @@ def report(sessions: list[str]) -> int:
                 results.append({**earlier[name], "stale": True})
             continue
         summary = summarize(name, db, equivalent, rule_tests)
+        if not set(summary["counts"]) - {"filtered"} and name in earlier:
+            print(f"{name}: the session has run no mutant yet: the published results are kept,"
+                  " marked stale")
+            results.append({**earlier[name], "stale": True})
+            continue
         results.append(summary)
         counts = summary["counts"]
         print(f"{name}: score {summary['score']:.1%} killed by rule tests (strict"
