@@ -252,3 +252,13 @@ def test_fast_under_skip_a_car_still_racing_draws_back_to_seven() -> None:
                     rulings={"ruling.finished-car-discard-draw": "skip"})
     after = race.to_state().cars[0]
     assert after.position == 11 and len(after.hand) == 7
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check", "corner.pay-heat")
+def test_fast_under_checked_a_turn_checks_only_the_lines_it_reached() -> None:
+    # USA: lines follow -20 (limit 3) and -12 (limit 2); speed 3 from -20 reaches -17 only
+    me = make_car(-20, hand="3 1 1 2 2 2 4")
+    race = fast_run(make_state(make_car(10, hand=STILL), me), "P2 gear 1 play 3",
+                    "P2 end react", rulings={"ruling.setback-corner": "checked"})
+    after = race.to_state().cars[1]
+    assert (after.position, after.engine) == (-17, me.engine)
