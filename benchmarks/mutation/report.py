@@ -229,13 +229,13 @@ def report(sessions: list[str]) -> int:
         if not db.exists():
             print(f"{name}: no session at {db}: the published results are kept, marked stale")
             if name in earlier:
-                results.append({**earlier[name], "stale": True})
+                results.append(_stale(name, earlier[name]))
             continue
         summary = summarize(name, db, equivalent, rule_tests)
         if not set(summary["counts"]) - {"filtered"} and name in earlier:
             print(f"{name}: the session has run no mutant yet: the published results are kept,"
                   " marked stale")
-            results.append({**earlier[name], "stale": True})
+            results.append(_stale(name, earlier[name]))
             continue
         results.append(summary)
         counts = summary["counts"]
@@ -248,6 +248,16 @@ def report(sessions: list[str]) -> int:
     write_atomic(PAGE, render(results))
     print(f"wrote {RESULTS.relative_to(ROOT)} and {PAGE.relative_to(ROOT)}")
     return 0
+
+
+def _stale(name: str, published: dict[str, Any]) -> dict[str, Any]:
+    """Published results kept without a new run, with the session's modules changed since."""
+    modules = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))[
+        "cosmic-ray"]["module-path"]
+    changed = [m for m in modules if subprocess.run(
+        ["git", "diff", "--quiet", published.get("commit", "HEAD"), "HEAD", "--", m],
+        cwd=ROOT).returncode != 0]
+    return {**published, "stale": True, "changed_since": changed}
 
 
 def render(results: list[dict[str, Any]]) -> str:
@@ -274,13 +284,14 @@ def render(results: list[dict[str, Any]]) -> str:
                   f"Score: **{s['score']:.1%}** of the mutants run were killed by rule tests, "
                   f"explained survivors left out; **{s['strict_score']:.1%}** counting them "
                   "as survivors.", "",
-                  f"Mutated code: commit ``{s.get('commit', '?')}``; the runs took "
-                  f"{s.get('minutes', '?')} minutes of wall-clock time (one worker, "
-                  "``nice -n 19``, shared machine).", ""]
+                  f"Mutated code: commit ``{s.get('commit', '?')}``"
+                  + (f"; the runs took {s['minutes']} minutes of wall-clock time (one worker, "
+                     "``nice -n 19``, shared machine)." if "minutes" in s else "."), ""]
         if s.get("stale"):
-            lines += ["**Stale:** these results were not made again with the report; the "
-                      "modules changed since that commit, so line numbers and survivors may "
-                      "be out of date until the session is run again.", ""]
+            changed = ", ".join(f"``{m}``" for m in s.get("changed_since", [])) or "none"
+            lines += ["**Stale:** these results were not made again for this page. Modules "
+                      f"changed since that commit: {changed}; their line numbers and "
+                      "survivors may be out of date until the session is run again.", ""]
         for k, v in sorted(s["counts"].items()):
             lines.append(f"- {k}: {v}")
         if s["pending"]:
