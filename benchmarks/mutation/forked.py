@@ -3,8 +3,8 @@ pytest and every heatcore module that does not import a mutated module, then for
 per mutant (one at a time: one worker). The child writes the mutation into the scratch copy
 (cosmic-ray's own mutation code), drops the mutated modules and whatever imported them from
 ``sys.modules`` and runs the session's pytest command in itself; the parent restores the file
-and stores the outcome in the session's database as ``cosmic-ray exec`` would. No bytecode is
-written, so a mutant never runs a stale ``.pyc`` of another."""
+and stores the outcome in the session's database as ``cosmic-ray exec`` would. The mutated
+modules' bytecode is deleted before each child, so a mutant never runs a stale ``.pyc``."""
 
 from __future__ import annotations
 
@@ -89,22 +89,18 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
     command = shlex.split(config["test-command"])
     assert command[:3] == ["python3", "-m", "pytest"], command
     args, timeout = command[3:], float(config["timeout"])
-    sys.dont_write_bytecode = True
-    os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
     os.chdir(where)
     sys.path.insert(0, str(where))
     mutated = {_module_name(p) for p in config["module-path"]}
-    for path in config["module-path"]:
-        for pyc in (where / path).parent.glob("__pycache__/*.pyc"):
-            pyc.unlink()
+    sources = [where / p for p in config["module-path"]]
     probe = _one(where / config["module-path"][0], None, args, timeout, apply_mutation,
-                 mutated, dump=True)
+                 mutated, sources, dump=True)
     if probe[0] != "survived":
         print(f"the tests fail without a mutation:\n{probe[1]}")
         return 1
     _preload(where, mutated, probe[1].split("\n"))
     base = _one(where / config["module-path"][0], None, args, timeout, apply_mutation,
-                mutated)
+                mutated, sources)
     if base[0] != "survived":
         print(f"the tests fail without a mutation:\n{base[1]}")
         return 1
@@ -116,7 +112,7 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
             mutation = item.mutations[0]
             module = where / mutation.module_path
             original = module.read_bytes()
-            result = _one(module, mutation, args, timeout, apply_mutation, mutated)
+            result = _one(module, mutation, args, timeout, apply_mutation, mutated, sources)
             module.write_bytes(original)
             outcome, output, diff = result
             db.set_result(item.job_id, WorkResult(
@@ -129,9 +125,15 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
 
 
 def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mutation: Any,
-         mutated: set[str], dump: bool = False) -> tuple[str | None, str, str]:
+         mutated: set[str], sources: list[Path], dump: bool = False,
+         ) -> tuple[str | None, str, str]:
     """(outcome, pytest output, diff) of one mutant, tested in a forked child; ``dump``:
-    the output is the names of the modules the tests imported instead."""
+    the output is the names of the modules the tests imported instead. The bytecode of the
+    mutated modules is deleted first (a ``.pyc`` of another mutant of the same size and
+    modification second would otherwise be taken for it); other modules keep theirs."""
+    for source in sources:
+        for pyc in source.parent.glob(f"__pycache__/{source.stem}.*.pyc"):
+            pyc.unlink()
     import difflib
 
     if mutation is None:  # the baseline: no mutation
