@@ -220,6 +220,14 @@ def test_fast_under_place_a_move_of_zero_takes_the_free_racing_line_even_under_s
     assert race.to_state().cars[1].spot == (5, True)
 
 
+@pytest.mark.rules("ruling.blocked-own-space", "move.exact")
+def test_fast_under_stay_a_move_that_is_not_blocked_goes_forward() -> None:
+    state = make_state(make_car(10, hand=FILLER), make_car(5, False, hand=FILLER))
+    race = fast_run(state, "P2 gear 1 play 1", "P2 end react",
+                    rulings={"ruling.blocked-own-space": "stay"})
+    assert race.to_state().cars[1].spot == (6, True)
+
+
 @pytest.mark.rules("ruling.zero-move", "move.exact")
 def test_fast_a_move_of_zero_leaves_the_car_on_its_spot() -> None:
     # the default: a move of 0 is no placement, though the racing line of the space is free
@@ -252,6 +260,19 @@ def test_fast_under_skip_a_car_still_racing_draws_back_to_seven() -> None:
                     rulings={"ruling.finished-car-discard-draw": "skip"})
     after = race.to_state().cars[0]
     assert after.position == 11 and len(after.hand) == 7
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check", "adrenaline.effects")
+def test_fast_under_checked_a_blocked_adrenaline_space_still_checks_the_line() -> None:
+    # USA corner 2 follows space 33 (limit 3): P3 moves 3 to 33, then its adrenaline +1
+    # (speed 4) aims at 34, which is full; the line after 33 is checked at speed 4
+    ahead = [make_car(34, True, hand=STILL), make_car(34, False, hand=STILL)]
+    me = make_car(30, hand="3 1 1 2 2 4 4")
+    race = fast_run(make_state(*ahead, me), "P3 gear 1 play 3", "P3 adrenaline move",
+                    "P3 end react", "P3 no slipstream",
+                    rulings={"ruling.setback-corner": "checked"})
+    after = race.to_state().cars[2]
+    assert (after.position, after.engine) == (33, me.engine - 1)
 
 
 @pytest.mark.xfail(strict=True, reason="bug in both engines: a turn's reach starts at space 0 "

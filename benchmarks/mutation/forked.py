@@ -80,7 +80,8 @@ def _module_name(path: str) -> str:
 
 def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> int:
     """Run every pending mutant of the session at ``db_path`` (scratch copy ``where``), or
-    only those of the modules in ``only`` (paths as in the session) if any are given."""
+    only those of the modules or jobs in ``only`` (paths as in the session, job IDs) if any
+    are given."""
     from cosmic_ray.mutating import apply_mutation
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
@@ -107,7 +108,8 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
     print("baseline: the tests pass without a mutation", flush=True)
     with use_db(str(db_path), WorkDB.Mode.open) as db:
         pending = [item for item in db.pending_work_items
-                   if not only or str(item.mutations[0].module_path) in only]
+                   if not only or str(item.mutations[0].module_path) in only
+                   or item.job_id in only]
         for count, item in enumerate(pending, start=1):
             mutation = item.mutations[0]
             module = where / mutation.module_path
