@@ -161,16 +161,19 @@ def _background(legal: tuple[Action, ...]) -> Action:
     return legal[0]
 
 
-@pytest.mark.rules("corner.pay-heat", "corner.check")
+@pytest.mark.rules("corner.pay-heat", "corner.check", "ruling.setback-corner")
 def test_fast_a_corner_taken_one_over_its_limit_costs_one_heat() -> None:
     # USA corner 1 follows space 12 (limit 7): speed 8 from 5 crosses it one over
     me = make_car(5, gear=2, hand="4 4 1 1 2 2 3")
     race = fast_run(make_state(me, make_car(-30, hand=STILL)), "P1 gear 2 play 4 4",
                     "P1 end react")
-    after = race.to_state().cars[0]
+    state = race.to_state()
+    after = state.cars[0]
     assert after.position == 13
     assert (after.engine, after.discard.count(HEAT)) == (me.engine - 1,
                                                           me.discard.count(HEAT) + 1)
+    # the turn's reach is kept only under ruling.setback-corner "checked"
+    assert state.turn is not None and state.turn.reach == 0
 
 
 @pytest.mark.rules("ruling.hand-over-limit", "replenish.draw", "corner.spin")
