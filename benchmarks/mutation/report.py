@@ -274,10 +274,11 @@ def render(results: list[dict[str, Any]]) -> str:
              "tests on the fast engine (``tests/test_fast_rules.py``: a kill is named by the "
              "rule test, *on the fast engine*) and the independent race checker's "
              "fast-engine tests. A session mutates the code of the commit it was made from "
-             "(named below); ``retest`` ran the survivors again with the tests of the "
-             "commit that wrote this page. Timeouts and crashes count as killed by no named "
-             "test. Run: ``python3 -m benchmarks.mutation run NAME`` (opt-in, not part of "
-             "the test suite), then ``report``.", ""]
+             "(named below); its survivors were run again with the tests of the commit "
+             "that wrote this page (``retest``, or their results cleared and the session "
+             "run again), except in a session marked stale. Timeouts and crashes count "
+             "as killed by no named test. Run: ``python3 -m benchmarks.mutation run "
+             "NAME`` (opt-in, not part of the test suite), then ``report``.", ""]
     for s in results:
         title = f"Session ``{s['session']}``"
         lines += [title, "-" * len(title), "",
