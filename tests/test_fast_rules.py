@@ -29,6 +29,7 @@ from scenario import make_car, make_state
 from heatcore import engine
 from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact
 from heatcore.cards import HEAT, STRESS, canonical
+from heatcore.errors import IllegalAction
 from heatcore.fast import FastRace
 from heatcore.notation import parse_action
 from heatcore.rulings import make_rulings
@@ -289,3 +290,36 @@ def test_fast_under_checked_a_turn_checks_only_the_lines_it_reached() -> None:
                     "P2 end react", rulings={"ruling.setback-corner": "checked"})
     after = race.to_state().cars[1]
     assert (after.position, after.engine) == (-17, me.engine)
+
+
+@pytest.mark.rules("order.fixed-at-round-start", "discard.optional")
+def test_fast_a_discard_of_another_car_is_refused_and_changes_nothing() -> None:
+    state = make_state(make_car(10, hand=FILLER), make_car(-9, hand=FILLER))
+    race = fast_run(state, "P1 gear 1 play 1", "P1 end react")
+    before = race.to_state()
+    assert before.turn is not None and before.turn.car == 0
+    with pytest.raises(IllegalAction) as refused:
+        race.apply(parse_action("P2 discard 1"))  # P1's hand holds a 1
+    assert refused.value.rule == "order.fixed-at-round-start"
+    assert race.to_state() == before
+
+
+@pytest.mark.rules("ruling.finished-car-discard-draw", "finish.line")
+def test_fast_under_skip_a_car_on_the_last_space_has_not_finished_and_discards() -> None:
+    # USA, 2 laps: the last space is 138; a car stopping on it has not crossed the line
+    state = make_state(make_car(130, gear=2, hand="4 4 1 1 2 2 3"), make_car(-9, hand=STILL))
+    race = fast_run(state, "P1 gear 2 play 4 4", "P1 end react",
+                    rulings={"ruling.finished-car-discard-draw": "skip"})
+    assert race.to_state().cars[0].position == 138
+    assert isinstance(race.legal_actions()[0], Discard) and race.legal_actions()[0].car == 0
+
+
+@pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
+def test_fast_each_stress_flip_finds_nothing_when_no_basic_card_is_left() -> None:
+    car = make_car(0, gear=2, hand="S S 1 1 2 2 3")
+    car = replace(car, deck=("H", "U0"), discard=("U5",))
+    state = make_state(car, make_car(-9, hand=STILL))
+    race = fast_run(state, "P1 gear 2 play S S", "P2 gear 1 play U0")
+    after = race.to_state()  # P1's turn is over (speed 0): P2 reacts
+    assert after.cars[0].position == 0
+    assert after.turn is not None and after.turn.car == 1
