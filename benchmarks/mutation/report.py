@@ -23,6 +23,10 @@ SESSIONS = ("reference", "fast")
 SCRATCH = Path(os.environ.get("HEATCORE_MUTATION_SCRATCH", "/tmp/heatcore-mutation"))
 RESULTS = HERE / "results.json"
 PAGE = ROOT / "docs" / "guides" / "mutation.rst"
+#: The test that runs each hand-written rule test on the fast engine, and the suffix its
+#: kills are named with.
+RERUN = "test_fast_rules.py::test_the_fast_engine_passes_the_rule_test"
+ON_FAST = " (on the fast engine)"
 _FAILED = re.compile(r"^FAILED (\S+?)(?: - |$)", re.MULTILINE)
 
 
@@ -31,8 +35,9 @@ def scratch(name: str) -> Path:
     return SCRATCH / name
 
 
-def run(name: str) -> int:
-    """Copy the repository, make the session if new, and execute the pending mutants."""
+def run(name: str, only: list[str] | None = None) -> int:
+    """Copy the repository, make the session if new, and execute the pending mutants (of
+    the modules in ``only`` if given)."""
     where = scratch(name)
     config = f"benchmarks/mutation/{name}.toml"
     db = where / f"{name}.sqlite"
@@ -47,21 +52,36 @@ def run(name: str) -> int:
             if (ROOT / rel).is_file():
                 shutil.copy2(ROOT / rel, target)
         for step in (["cosmic-ray", "init", config, db.name],
-                     ["cr-filter-operators", db.name, config],
-                     ["cosmic-ray", "baseline", config]):
+                     ["cr-filter-operators", db.name, config]):
             print(" ".join(step), flush=True)
             subprocess.run(step, cwd=where, check=True)
-    proc = subprocess.Popen(["cosmic-ray", "exec", config, db.name], cwd=where)
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        _write_info(where, {"commit": commit, "seconds": 0.0})
+    # one worker: forked.py runs the pending mutants one by one (cosmic-ray exec would
+    # start a new interpreter per mutant; the outcomes it stores are the same)
+    shutil.copy2(HERE / "forked.py", where / "benchmarks" / "mutation" / "forked.py")
+    proc = subprocess.Popen([sys.executable, str(where / "benchmarks/mutation/forked.py"),
+                             str(where), str(where / config), str(db), *(only or [])],
+                            cwd=where)
+    last = time.monotonic()
     while proc.poll() is None:
-        time.sleep(30)
-        done, total = _progress(db)
-        print(f"{name}: {done}/{total} mutants done", flush=True)
+        time.sleep(5)
+        now = time.monotonic()
+        info = session_info(where)
+        _write_info(where, {**info, "seconds": float(info.get("seconds", 0.0)) + now - last})
+        last = now
     return proc.returncode or 0
 
 
-def _progress(db: Path) -> tuple[int, int]:
-    jobs = _jobs(db)
-    return sum(1 for _, res in jobs if res), len(jobs)
+def session_info(where: Path) -> dict[str, Any]:
+    """The commit a session mutates and the wall-clock seconds its runs took so far."""
+    path = where / "session.json"
+    return dict(json.loads(path.read_text())) if path.exists() else {}
+
+
+def _write_info(where: Path, info: dict[str, Any]) -> None:
+    write_atomic(where / "session.json", json.dumps(info) + "\n")
 
 
 def _jobs(db: Path) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
@@ -125,6 +145,17 @@ def _rule_tests() -> set[str]:
     return {test for tests in rule_marks().values() for test in tests}
 
 
+def killer(test: str, rule_tests: set[str]) -> str:
+    """The name a killing test is reported by: ``file.py::name`` without its parameters,
+    or, for a rule test run again on the fast engine (tests/test_fast_rules.py, whose
+    parameter is the rule test's own name), that rule test's name and ``ON_FAST``."""
+    base, _, param = test.partition("[")
+    param = param.removesuffix("]")
+    if base == RERUN and param in rule_tests:
+        return param + ON_FAST
+    return base
+
+
 def _key(mutation: dict[str, Any]) -> str:
     line, col = mutation["start_pos"]
     return (f"{mutation['module_path']}:{line}:{col} {mutation['operator_name']}"
@@ -155,9 +186,9 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
                 f"({mutation.get('definition_name') or '-'})"
         if outcome == "killed":
             failed = _FAILED.findall(res.get("output") or "")
-            test = failed[0].split("[")[0] if failed else "(no test named: crash or timeout)"
-            short = test.removeprefix("tests/")
-            if short in rule_tests:
+            test = failed[0] if failed else "(no test named: crash or timeout)"
+            short = killer(test.removeprefix("tests/"), rule_tests)
+            if short in rule_tests or short.endswith(ON_FAST):
                 counts["killed by a rule test"] += 1
                 killers[short] += 1
             else:
@@ -176,7 +207,10 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
     scored = run_count - counts["equivalent"]
     score = counts["killed by a rule test"] / scored if scored else 0.0
     strict = counts["killed by a rule test"] / run_count if run_count else 0.0
-    return {"session": name, "counts": dict(counts), "pending": pending,
+    info = session_info(db.parent)
+    return {"session": name, "commit": info.get("commit", "?"),
+            "minutes": round(float(info.get("seconds", 0.0)) / 60),
+            "counts": dict(counts), "pending": pending,
             "score": round(score, 4), "strict_score": round(strict, 4),
             "killers": dict(killers.most_common()),
             "survivors": survivors, "equivalent": explained, "killed_by_other": by_other}
@@ -187,13 +221,22 @@ def report(sessions: list[str]) -> int:
     equivalent = {k: str(v) for k, v in tomllib.loads(
         (HERE / "equivalent.toml").read_text(encoding="utf-8")).items()}
     rule_tests = _rule_tests()
+    earlier = {s["session"]: s for s in json.loads(RESULTS.read_text())["sessions"]} \
+        if RESULTS.exists() else {}
     results = []
     for name in sessions:
         db = scratch(name) / f"{name}.sqlite"
         if not db.exists():
-            print(f"{name}: no session at {db} (run it first)")
+            print(f"{name}: no session at {db}: the published results are kept, marked stale")
+            if name in earlier:
+                results.append(_stale(name, earlier[name]))
             continue
         summary = summarize(name, db, equivalent, rule_tests)
+        if not set(summary["counts"]) - {"filtered"} and name in earlier:
+            print(f"{name}: the session has run no mutant yet: the published results are kept,"
+                  " marked stale")
+            results.append(_stale(name, earlier[name]))
+            continue
         results.append(summary)
         counts = summary["counts"]
         print(f"{name}: score {summary['score']:.1%} killed by rule tests (strict"
@@ -207,6 +250,16 @@ def report(sessions: list[str]) -> int:
     return 0
 
 
+def _stale(name: str, published: dict[str, Any]) -> dict[str, Any]:
+    """Published results kept without a new run, with the session's modules changed since."""
+    modules = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))[
+        "cosmic-ray"]["module-path"]
+    changed = [m for m in modules if subprocess.run(
+        ["git", "diff", "--quiet", published.get("commit", "HEAD"), "HEAD", "--", m],
+        cwd=ROOT).returncode != 0]
+    return {**published, "stale": True, "changed_since": changed}
+
+
 def render(results: list[dict[str, Any]]) -> str:
     """The docs page: score, survivors and equivalent mutants of each session."""
     lines = ["Mutation score", "==============", "",
@@ -217,17 +270,29 @@ def render(results: list[dict[str, Any]]) -> str:
              "killed (``pytest -x``: the first test to fail is named), out of every mutant "
              "run less those explained as equivalent (they change no behaviour). Golden "
              "files and fast-versus-reference comparisons are not in the test commands, so "
-             "they kill nothing here. A session mutates the code of the commit it was made "
-             "from (the latest run: ``reference`` on 8a02baf, ``fast`` on 9da74ab, both before "
-             "the weather module); ``retest`` ran the survivors again with the tests of the "
-             "commit that wrote this page. Timeouts and crashes count as killed by no named "
-             "test.", ""]
+             "they kill nothing here; the fast engine's session runs the hand-written rule "
+             "tests on the fast engine (``tests/test_fast_rules.py``: a kill is named by the "
+             "rule test, *on the fast engine*) and the independent race checker's "
+             "fast-engine tests. A session mutates the code of the commit it was made from "
+             "(named below); its survivors were run again with the tests of the commit "
+             "that wrote this page (``retest``, or their results cleared and the session "
+             "run again), except in a session marked stale. Timeouts and crashes count "
+             "as killed by no named test. Run: ``python3 -m benchmarks.mutation run "
+             "NAME`` (opt-in, not part of the test suite), then ``report``.", ""]
     for s in results:
         title = f"Session ``{s['session']}``"
         lines += [title, "-" * len(title), "",
                   f"Score: **{s['score']:.1%}** of the mutants run were killed by rule tests, "
                   f"explained survivors left out; **{s['strict_score']:.1%}** counting them "
-                  "as survivors.", ""]
+                  "as survivors.", "",
+                  f"Mutated code: commit ``{s.get('commit', '?')}``"
+                  + (f"; the runs took {s['minutes']} minutes of wall-clock time (one worker, "
+                     "``nice -n 19``, shared machine)." if "minutes" in s else "."), ""]
+        if s.get("stale"):
+            changed = ", ".join(f"``{m}``" for m in s.get("changed_since", [])) or "none"
+            lines += ["**Stale:** these results were not made again for this page. Modules "
+                      f"changed since that commit: {changed}; their line numbers and "
+                      "survivors may be out of date until the session is run again.", ""]
         for k, v in sorted(s["counts"].items()):
             lines.append(f"- {k}: {v}")
         if s["pending"]:
@@ -250,12 +315,14 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run_p = sub.add_parser("run", help="execute a cosmic-ray session")
     run_p.add_argument("session", choices=SESSIONS)
+    run_p.add_argument("--only", nargs="*", default=[],
+                       help="only the mutants of these modules (paths as in NAME.toml)")
     again = sub.add_parser("retest", help="test the survivors again with today's tests")
     again.add_argument("session", choices=SESSIONS)
     sub.add_parser("report", help="write results.json and the docs page")
     args = parser.parse_args(argv)
     if args.command == "run":
-        return run(args.session)
+        return run(args.session, args.only)
     if args.command == "retest":
         return retest(args.session)
     return report(list(SESSIONS))

@@ -1,0 +1,195 @@
+"""Execute a session's pending mutants faster than ``cosmic-ray exec``: one process imports
+pytest and every heatcore module that does not import a mutated module, then forks a child
+per mutant (one at a time: one worker). The child writes the mutation into the scratch copy
+(cosmic-ray's own mutation code), drops the mutated modules and whatever imported them from
+``sys.modules`` and runs the session's pytest command in itself; the parent restores the file
+and stores the outcome in the session's database as ``cosmic-ray exec`` would. The mutated
+modules' bytecode is deleted before each child, so a mutant never runs a stale ``.pyc``."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import importlib.metadata
+import os
+import shlex
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """The heatcore modules a source file imports (any depth in the file)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            base = node.module if node.level == 0 else package
+            found.add(base)
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.startswith("heatcore")}
+
+
+def _preload(root: Path, mutated: set[str], used: list[str]) -> None:
+    """Import the modules the tests ``used`` (in their order) except every heatcore module
+    that can reach a mutated module (read from the import statements), so that no module
+    is ever imported twice."""
+
+    graph: dict[str, set[str]] = {}
+    for path in (root / "heatcore").rglob("*.py"):
+        name = _module_name(str(path.relative_to(root)))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        graph[name.removesuffix(".__init__")] = _imports(path, package)
+    tainted = {m for m in graph if any(m == x or m.startswith(x + ".") for x in mutated)}
+    tainted |= {m for m in graph if any(p and m.startswith(p) for p in
+                                        {x.rpartition(".")[0] + "." for x in mutated})}
+    grew = True
+    while grew:
+        grew = False
+        for name, needs in graph.items():
+            if name not in tainted and any(
+                    n in tainted or any(n.startswith(t + ".") for t in tainted) for n in needs):
+                tainted.add(name)
+                grew = True
+    for name in used:
+        if name in tainted or name.startswith("test_") or name.endswith("__main__") \
+                or name in ("scenario", "conftest", "rule_marks") or name in sys.modules:
+            continue
+        with contextlib.suppress(Exception):  # if it cannot be imported so: to the child
+            importlib.import_module(name)
+    assert not tainted & set(sys.modules), tainted & set(sys.modules)
+
+
+def _forget(names: set[str]) -> None:
+    """Drop modules from ``sys.modules`` and from their packages' attributes."""
+    for name in names:
+        del sys.modules[name]
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
+            delattr(sys.modules[parent], child)
+
+
+def _module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> int:
+    """Run every pending mutant of the session at ``db_path`` (scratch copy ``where``), or
+    only those of the modules or jobs in ``only`` (paths as in the session, job IDs) if any
+    are given."""
+    from cosmic_ray.mutating import apply_mutation
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    config = tomllib.loads(config_path.read_text(encoding="utf-8"))["cosmic-ray"]
+    command = shlex.split(config["test-command"])
+    assert command[:3] == ["python3", "-m", "pytest"], command
+    args, timeout = command[3:], float(config["timeout"])
+    os.chdir(where)
+    sys.path.insert(0, str(where))
+    mutated = {_module_name(p) for p in config["module-path"]}
+    sources = [where / p for p in config["module-path"]]
+    probe = _one(where / config["module-path"][0], None, args, timeout, apply_mutation,
+                 mutated, sources, dump=True)
+    if probe[0] != "survived":
+        print(f"the tests fail without a mutation:\n{probe[1]}")
+        return 1
+    _preload(where, mutated, probe[1].split("\n"))
+    base = _one(where / config["module-path"][0], None, args, timeout, apply_mutation,
+                mutated, sources)
+    if base[0] != "survived":
+        print(f"the tests fail without a mutation:\n{base[1]}")
+        return 1
+    print("baseline: the tests pass without a mutation", flush=True)
+    with use_db(str(db_path), WorkDB.Mode.open) as db:
+        pending = [item for item in db.pending_work_items
+                   if not only or str(item.mutations[0].module_path) in only
+                   or item.job_id in only]
+        for count, item in enumerate(pending, start=1):
+            mutation = item.mutations[0]
+            module = where / mutation.module_path
+            original = module.read_bytes()
+            result = _one(module, mutation, args, timeout, apply_mutation, mutated, sources)
+            module.write_bytes(original)
+            outcome, output, diff = result
+            db.set_result(item.job_id, WorkResult(
+                output=output, diff=diff,
+                test_outcome=TestOutcome(outcome) if outcome else None,
+                worker_outcome=WorkerOutcome.NORMAL if outcome else WorkerOutcome.NO_TEST))
+            print(f"{count}/{len(pending)} {mutation.module_path}:{mutation.start_pos[0]} "
+                  f"{mutation.operator_name} #{mutation.occurrence}: {outcome}", flush=True)
+    return 0
+
+
+def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mutation: Any,
+         mutated: set[str], sources: list[Path], dump: bool = False,
+         ) -> tuple[str | None, str, str]:
+    """(outcome, pytest output, diff) of one mutant, tested in a forked child; ``dump``:
+    the output is the names of the modules the tests imported instead. The bytecode of the
+    mutated modules is deleted first (a ``.pyc`` of another mutant of the same size and
+    modification second would otherwise be taken for it); other modules keep theirs."""
+    for source in sources:
+        for pyc in source.parent.glob(f"__pycache__/{source.stem}.*.pyc"):
+            pyc.unlink()
+    import difflib
+
+    if mutation is None:  # the baseline: no mutation
+        original = changed = module.read_text()
+    else:
+        import cosmic_ray.plugins
+
+        operator = cosmic_ray.plugins.get_operator(mutation.operator_name)(
+            **(getattr(mutation, "operator_args", None) or {}))
+        original, changed = apply_mutation(module, operator, mutation.occurrence)
+    if changed is None:
+        return None, "no mutation at that occurrence", ""
+    diff = "".join(difflib.unified_diff(original.splitlines(True), changed.splitlines(True)))
+    with tempfile.TemporaryFile("w+") as out:
+        pid = os.fork()
+        if pid == 0:  # the child: fresh mutated modules, then the tests
+            os.dup2(out.fileno(), 1)
+            os.dup2(out.fileno(), 2)
+            code = 3
+            try:
+                _forget({name for name in sys.modules
+                         if name in mutated or name.startswith("heatcore.fast")
+                         or name.startswith("test_") or name in ("scenario", "conftest")})
+                import pytest
+
+                code = pytest.main(args)
+                if dump:
+                    sys.stdout.flush()
+                    out.truncate(0)
+                    out.seek(0)
+                    out.write("\n".join(sys.modules))
+                    out.flush()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(int(code))
+        deadline = time.monotonic() + timeout
+        status = None
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            out.seek(0)
+            return "killed", out.read()[-3000:] + "\ntimeout", diff
+        out.seek(0)
+        text = out.read() if dump else out.read()[-3000:]
+    code = os.waitstatus_to_exitcode(status) if status is not None else 1
+    return ("survived" if code == 0 else "killed"), text, diff
+
+
+if __name__ == "__main__":
+    raise SystemExit(execute(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]),
+                             sys.argv[4:]))
