@@ -18,7 +18,7 @@ from heatcore import strategies as hs
 from heatcore.actions import Action, LegendShuffle, SectorCooldown, Slipstream
 from heatcore.driver import random_race, random_shuffle
 from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction
+from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import FastRace, fast_random_race
 from heatcore.fast.modules import ModuleRace
 from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
@@ -214,3 +214,10 @@ def test_a_broken_module_rule_in_the_fast_engine_is_caught(
             caught += 1
             break
     assert caught
+
+
+@pytest.mark.rules("garage.module")
+def test_the_fast_engine_refuses_the_garage_naming_it() -> None:
+    setup = random_setup("usa", 3, random.Random(1), modules=("garage",))
+    with pytest.raises(UnsupportedModule, match="garage"):
+        FastRace.start(setup)
