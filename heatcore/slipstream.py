@@ -9,6 +9,7 @@ from heatcore.garage.turn import slipstream_extras as card_extras
 from heatcore.placement import move_car, occupied
 from heatcore.react import extra_move_open
 from heatcore.registry import implements
+from heatcore.rulings import SLIPSTREAM_BONUS_PART
 from heatcore.state import RaceState, Stage, Turn
 from heatcore.values import replace
 from heatcore.weather import slipstream_allowed, slipstream_bonus, slipstream_extras
@@ -49,7 +50,8 @@ def garage_extras(state: RaceState, car: int) -> tuple[int, ...]:
     the sector's bonus too."""
     bonus = slipstream_bonus(state, car)
     extras = set(card_extras(state, car, bonus))
-    extras |= set(slipstream_extras(state, car))
+    if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
+        extras |= set(range(1, bonus))
     return tuple(sorted(extras))
 
 
