@@ -77,7 +77,7 @@ def check_react(state: RaceState, turn: Turn, action: Action) -> None:
         check_symbol(state, turn, action)
     elif (isinstance(action, EndReact) and state.garage is not None
           and mandatory_pending(state, turn)):
-        raise IllegalAction("garage.mandatory", "a mandatory symbol (Scrap) is still unused")
+        raise IllegalAction("garage.mandatory", "a mandatory symbol (Heat, Scrap) is still unused")
     cooling = isinstance(action, Cooldown | AdrenalineCooldown | SectorCooldown)
     if cooling and not cooldown_allowed(state, turn.car):
         raise IllegalAction("weather.no-cooldown", "no cooldown in this weather sector")

@@ -18,13 +18,14 @@ garage rulings. Three proofs, each run per base track and under each control:
   adjusted limit is never below 0, a higher Adjust never costs more Heat, and Adjust
   changes the Heat by at most its size. Controls: ``adjust-unclamped``, ``adjust-inverted``.
 - ``garage-unpayable-heat`` (upgrade.heat, upgrade.heat-unpayable,
-  ruling.garage-heat-at-reveal): for every set of played cards with Heat symbols (up to three
-  owned types, two copies each, from the data) and every engine 0-7, paying cheapest first
-  keeps every Heat card (engine + paid = engine before), pays each paid card its whole
-  symbol, pays for as many cards as any affordable choice would, and gives one flip per
-  unpaid card. Controls: ``pay-in-card-order`` (the card order instead of cheapest first),
-  ``unpaid-kept`` (an unpaid card is kept without a flip), ``pay-what-is-there`` (the engine
-  pays what it holds of a card's symbol).
+  ruling.garage-unpaid-heat): for up to three cards with Heat symbols (the printed amounts),
+  resolved in React in any order the player picks, with any cooldowns before each, and
+  every engine 0-7 and 0-7 Heat in hand, every Heat card is kept (engine + hand + paid =
+  before), the engine never goes below 0, a symbol is paid whole exactly when the engine
+  holds it at the moment it is resolved, and each card it cannot pay is discarded and
+  flipped for once. Controls: ``settle-at-reveal`` (payment decided before any cooldown,
+  the old ruling), ``unpaid-kept`` (an unpaid card is kept without a flip),
+  ``pay-what-is-there`` (the engine pays what it holds of a card's symbol).
 
 ``refines_*`` evaluate each encoding on concrete values against the engine's functions
 (:mod:`heatcore.garage.symbols`), tying the proofs to the engine.
@@ -47,7 +48,7 @@ from proofs.track_graph import BASE_TRACKS, load_track_data
 ACCELERATE_CONTROLS = ("accelerate-partial", "accelerate-skips-corner",
                        "accelerate-counts-unpaid")
 ADJUST_CONTROLS = ("adjust-unclamped", "adjust-inverted")
-HEAT_CONTROLS = ("pay-in-card-order", "unpaid-kept", "pay-what-is-there")
+HEAT_CONTROLS = ("settle-at-reveal", "unpaid-kept", "pay-what-is-there")
 MAX_ENGINE = 7  # 6 on every base track, one more from a Fog weather token
 MAX_CARDS = 4  # gear 4
 
@@ -203,70 +204,63 @@ def _costs() -> list[int]:
 
 
 def prove_unpayable_heat(track_id: str, control: str | None = None) -> z3.CheckSatResult:
-    """UNSAT: settling the played cards' Heat keeps every Heat card, pays whole symbols,
-    pays for as many cards as possible and flips once per unpaid card (SAT under a
-    control). The track only sets the engine's size."""
-    engine0 = z3.Int("engine")
+    """UNSAT: resolving up to three cards' Heat symbols in React, in any order the player
+    picks and with any cooldowns taken before each, keeps every Heat card, never empties
+    the engine below 0, pays a symbol whole exactly when the engine holds it at that moment,
+    and discards and flips once for every card it cannot pay (SAT under a control). The
+    track only sets the engine's size."""
     heat = load_track_data(track_id)["heat"]
+    engine0, hand0 = z3.Int("engine"), z3.Int("hand_heat")
     count = 3  # a player owns three upgrades; at most three played cards show Heat
-    cost = z3.Ints("c0 c1 c2")
+    cost = z3.Ints("c0 c1 c2")  # the slots in the order the player resolves them
+    cool = z3.Ints("cool0 cool1 cool2")  # Heat cooled (any source) just before each slot
     present = z3.Bools("p0 p1 p2")
-    order = cost  # the slots in paying order: sorted below, unless under the control
-    domain = [engine0 >= 0, engine0 <= max(MAX_ENGINE, int(heat) + 1)]
+    domain = [engine0 >= 0, engine0 <= max(MAX_ENGINE, int(heat) + 1), hand0 >= 0,
+              hand0 <= 7, *[c >= 0 for c in cool], z3.Sum(cool) <= hand0]
     for c in cost:
         domain.append(z3.Or([c == v for v in _costs()]))
-    if control != "pay-in-card-order":  # the encoding sorts cheapest first
-        domain += [cost[0] <= cost[1], cost[1] <= cost[2]]
-    paid, engine = [], engine0
-    charged = []
+    engine, at_reveal = engine0, engine0  # at_reveal: the engine as the reveal saw it
+    paid, charged, claims = [], [], []
     for k in range(count):
-        take = z3.And(present[k], engine >= order[k])
+        engine = engine + cool[k]
+        take = z3.And(present[k], engine >= cost[k])
+        if control == "settle-at-reveal":  # decided before any cooldown, as the old ruling
+            take = z3.And(present[k], at_reveal >= cost[k])
         if control == "pay-what-is-there":
             take = z3.And(present[k], engine > 0)
-        amount = z3.If(take, z3.If(engine >= order[k], order[k], engine), 0)
-        charged.append(amount)
+        amount = z3.If(take, z3.If(engine >= cost[k], cost[k], engine), 0)
+        claims += [engine - amount >= 0,
+                   z3.Implies(present[k], take == (engine >= cost[k])),
+                   z3.Implies(take, amount == cost[k])]
         paid.append(take)
+        charged.append(amount)
+        at_reveal = at_reveal - z3.If(take, cost[k], 0)
         engine = engine - amount
-    flips = z3.Sum([z3.If(z3.And(present[k], z3.Not(paid[k])), 1, 0) for k in range(count)])
+    unpaid = [z3.And(present[k], z3.Not(paid[k])) for k in range(count)]
+    flips = z3.Sum([z3.If(u, 1, 0) for u in unpaid])
+    discarded = z3.Sum([z3.If(u, 1, 0) for u in unpaid])
     if control == "unpaid-kept":
-        flips = z3.IntVal(0)
-    n_paid = z3.Sum([z3.If(p, 1, 0) for p in paid])
-    unpaid = z3.Sum([z3.If(z3.And(present[k], z3.Not(paid[k])), 1, 0) for k in range(count)])
-    best = []
-    for subset in itertools.product((False, True), repeat=count):
-        chosen = [k for k in range(count) if subset[k]]
-        affordable = z3.And(*[present[k] for k in chosen],
-                            z3.Sum([cost[k] for k in chosen] + [z3.IntVal(0)]) <= engine0)
-        best.append(z3.Implies(affordable, n_paid >= len(chosen)))
-    claims = z3.And(engine >= 0, engine + z3.Sum(charged) == engine0,
-                    *[z3.Implies(paid[k], charged[k] == cost[k]) for k in range(count)],
-                    *best, flips == unpaid)
+        flips = discarded = z3.IntVal(0)
+    hand = hand0 - z3.Sum(cool)
+    claims += [engine + hand + z3.Sum(charged) == engine0 + hand0,
+               flips == z3.Sum([z3.If(u, 1, 0) for u in unpaid]),
+               discarded == flips]
     solver = z3.Solver()
-    solver.add(*domain, z3.Not(claims))
+    solver.add(*domain, z3.Not(z3.And(*claims)))
     return solver.check()
 
 
-def refines_unpayable(settle: Callable[[int, tuple[str, ...]], tuple[int, int, int]]) -> list[str]:
-    """Disagreements of the engine's settlement with the encoding's greedy rule over every
-    multiset of up to three Heat-symbol cards (two copies at most) and engine 0-7;
-    ``settle(engine, cards)`` returns (engine after, cards paid, cards unpaid)."""
-    heat_cards = [f"G{c['type']}" for c in _cards() if _amount(c, "heat")]
-    cost = {f"G{c['type']}": _amount(c, "heat") for c in _cards()}
+def refines_unpayable(pay: Callable[[int, int], int | None]) -> list[str]:
+    """Disagreements of the engine's payment of one Heat symbol with the encoding's rule
+    (paid whole when the engine holds it, else nothing) over every printed Heat amount and
+    engine 0-7; ``pay(engine, cost)`` returns the engine after, or None when unpaid."""
     out = []
-    for size in range(1, 4):
-        for played in itertools.combinations_with_replacement(heat_cards, size):
-            if any(played.count(c) > 2 for c in played):
-                continue
-            for engine in range(MAX_ENGINE + 1):
-                left, paid = engine, 0
-                for c in sorted(played, key=lambda c: cost[c]):
-                    if left >= cost[c]:
-                        left -= cost[c]
-                        paid += 1
-                got = settle(engine, played)
-                if got != (left, paid, size - paid):
-                    out.append(f"{played} engine {engine}: engine {got}, model "
-                               f"{(left, paid, size - paid)}")
+    for cost in _costs():
+        for engine in range(MAX_ENGINE + 1):
+            want = engine - cost if engine >= cost else None
+            got = pay(engine, cost)
+            if got != want:
+                out.append(f"Heat {cost} with engine {engine}: engine {got}, model {want}")
     return out
 
 
@@ -309,9 +303,10 @@ CATALOGUE = (
           "Adjust total the cards in play can show, the adjusted limit is never below 0, a "
           "higher Adjust never costs more Heat, and Adjust changes the Heat by at most its size.",
           ("upgrade.adjust", "ruling.garage-adjust"), ADJUST_CONTROLS),
-    Claim("garage-unpayable-heat", "For every set of played cards with Heat symbols and every "
-          "engine 0-7, paying cheapest first keeps every Heat card, pays whole symbols, pays "
-          "for as many cards as any affordable choice would, and flips once per unpaid card.",
-          ("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-heat-at-reveal"),
+    Claim("garage-unpayable-heat", "For up to three cards with Heat symbols resolved in React "
+          "in any order, with any cooldowns before each, and every engine 0-7: every Heat card "
+          "is kept, a symbol is paid whole exactly when the engine holds it at that moment, and "
+          "each card it cannot pay is discarded and flipped for once.",
+          ("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-unpaid-heat"),
           HEAT_CONTROLS),
 )

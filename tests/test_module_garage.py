@@ -15,7 +15,7 @@ from garage_scenario import P2_UPGRADES, garage_car, garage_state, to_turn, two_
 from scenario import kinds
 
 from heatcore import IllegalAction, MalformedInput
-from heatcore.actions import ChooseSpeed, EndReact, Shuffle, Slipstream, UseSymbol
+from heatcore.actions import ChooseSpeed, Cooldown, EndReact, Shuffle, Slipstream, UseSymbol
 from heatcore.cards import canonical
 from heatcore.engine import apply, legal_actions
 from heatcore.garage import symbols as sy
@@ -120,34 +120,67 @@ def test_a_brakes_card_is_worth_the_speed_chosen_at_reveal() -> None:
     assert parse_action(str(ChooseSpeed(0, (3,)))) == ChooseSpeed(0, (3,))
 
 
-@pytest.mark.rules("upgrade.heat", "ruling.garage-heat-at-reveal")
-def test_a_cards_heat_is_paid_from_the_engine_at_reveal_before_the_move() -> None:
+@pytest.mark.rules("upgrade.heat", "garage.mandatory", "garage.symbols-any-order")
+def test_a_cards_heat_is_a_mandatory_react_symbol_paid_from_the_engine() -> None:
     state, _ = to_turn(two_cars(P1_UPS, "1 2 3 G8 G11 G34 S", engine=3), 1, "G11")
     car = state.cars[0]
-    assert car.engine == 2 and car.discard.count("H") == 4
-    assert state.cars[0].position == 26  # speed 6, paid before moving
+    assert car.engine == 3 and car.position == 26  # the move comes first (speed 6)
+    assert state.turn is not None and state.turn.stage is Stage.REACT
+    heat = UseSymbol(0, "G11", "heat")
+    assert heat in legal_actions(state) and EndReact(0) not in legal_actions(state)
+    with pytest.raises(IllegalAction) as bad:
+        apply(state, EndReact(0))
+    assert bad.value.rule == "garage.mandatory"
+    after, events = step(state, heat)
+    assert after.cars[0].engine == 2 and after.cars[0].discard.count("H") == 4
+    assert [e.get("card") for e in kinds(events, "paid-heat")] == ["G11"]
+    assert heat not in legal_actions(after) and EndReact(0) in legal_actions(after)
 
 
-@pytest.mark.rules("upgrade.heat-unpayable", "ruling.garage-heat-at-reveal",
+@pytest.mark.rules("upgrade.heat-unpayable", "ruling.garage-unpaid-heat",
                    "ruling.garage-accelerate-count")
-def test_an_unpayable_card_is_discarded_and_replaced_by_a_flip() -> None:
+def test_an_unpayable_card_is_discarded_in_react_and_replaced_by_a_flip() -> None:
     state = two_cars(P1_UPS, "1 2 3 G8 G11 G34 S", deck_top="S 4", engine=0)
-    after, events = to_turn(state, 1, "G11")
+    state, _ = to_turn(state, 1, "G11")
+    assert state.cars[0].position == 26
+    after, events = step(state, UseSymbol(0, "G11", "heat"))
     car = after.cars[0]
     assert [e.get("card") for e in kinds(events, "upgrade-unpaid")] == ["G11"]
     assert "G11" in car.discard and "G11" not in car.played
     assert car.flipped == ("4",) and "S" in car.discard  # flipped past a non-basic card
-    assert car.position == 24 and after.turn is not None and after.turn.speed == 4
+    # the car keeps its 6 spaces and the flip adds 4, as for a +
+    assert car.position == 30 and after.turn is not None and after.turn.speed == 10
+    assert not after.turn.boosted  # the replacement flip is not the gear's boost
+    assert after.turn.stage is not Stage.REACT  # nothing left: G11's cooldown left with it
 
 
-@pytest.mark.rules("ruling.garage-heat-at-reveal")
-def test_when_the_engine_pays_only_some_cards_the_cheapest_are_paid() -> None:
-    ups = ("G42", "G11", "G34")
-    state = two_cars(ups, "1 2 3 G42 G11 G34 S", deck_top="1", engine=2)
-    after, events = to_turn(state, 2, "G11 G42")
+@pytest.mark.rules("upgrade.heat", "garage.symbols-any-order", "upgrade.cooldown")
+def test_a_cooldown_resolved_first_makes_a_cards_heat_payable() -> None:
+    """Seed 003 5.反應: symbols in any order, so a cooldown before the Heat pays for it."""
+    state = two_cars(P1_UPS, "1 2 3 G8 G11 G34 H", deck_top="1", engine=0)
+    state, _ = to_turn(state, 1, "G11")  # gear 1: the gear's cooldown 3
+    late, _ = step(state, UseSymbol(0, "G11", "heat"))  # Heat first: the engine is empty
+    assert "G11" in late.cars[0].discard
+    cooled, _ = step(state, Cooldown(0, 1))
+    paid, events = step(cooled, UseSymbol(0, "G11", "heat"))
+    assert paid.cars[0].engine == 0 and "G11" in paid.cars[0].played
     assert [e.get("card") for e in kinds(events, "paid-heat")] == ["G11"]
+
+
+@pytest.mark.rules("garage.symbols-any-order", "upgrade.heat")
+def test_the_player_chooses_which_cards_heat_to_pay_first() -> None:
+    ups = ("G42", "G11", "G34")
+    state = two_cars(ups, "1 2 3 G42 G11 G34 S", deck_top="1 1", engine=2)
+    state, _ = to_turn(state, 2, "G11 G42")
+    heats = [a for a in legal_actions(state) if isinstance(a, UseSymbol) and a.symbol == "heat"]
+    assert set(heats) == {UseSymbol(0, "G11", "heat"), UseSymbol(0, "G42", "heat")}
+    big, events = step(state, UseSymbol(0, "G42", "heat"))  # the dearer card first
+    assert big.cars[0].engine == 0 and "G42" in big.cars[0].played
+    small, events = step(big, UseSymbol(0, "G11", "heat"))
+    assert [e.get("card") for e in kinds(events, "upgrade-unpaid")] == ["G11"]
+    cheap, _ = step(state, UseSymbol(0, "G11", "heat"))  # or the cheaper card first
+    cheap, events = step(cheap, UseSymbol(0, "G42", "heat"))
     assert [e.get("card") for e in kinds(events, "upgrade-unpaid")] == ["G42"]
-    assert after.cars[0].engine == 1
 
 
 @pytest.mark.rules("upgrade.boost", "ruling.garage-plus-at-reveal")
@@ -302,6 +335,8 @@ def test_adjust_changes_the_corner_limit_for_this_turn() -> None:
     # corner 1 of USA: limit 7 after space 12; G46 is speed 6, Heat 2, Adjust +3
     state = two_cars(ups, "1 2 3 4 G46 G11 S", position=8, engine=6)
     after, events = to_turn(state, 2, "4 G46")
+    after, more = step(after, UseSymbol(0, "G46", "heat"))  # mandatory before React ends
+    events += more
     while after.turn is not None and after.turn.stage is Stage.REACT:
         after, more = step(after, EndReact(0))
         events += more

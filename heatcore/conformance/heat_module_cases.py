@@ -477,7 +477,7 @@ GARAGE_TESTS: dict[str, tuple[str, Test, bool]] = {
                          True),
     "garage.choose-speed": ("A choose-speed card's value is chosen at reveal",
                             lambda s, v: " speeds " in s.action, False),
-    "upgrade.heat": ("A played card's Heat symbol is paid from the engine",
+    "upgrade.heat": ("A card's Heat symbol is resolved in React and paid from the engine",
                      lambda s, v: any(e["kind"] == "paid-heat" and e["cause"] == "upgrade"
                                       for e in s.events), False),
     "upgrade.heat-unpayable": ("A card whose Heat cannot be paid is discarded and flipped for",
@@ -510,11 +510,8 @@ GARAGE_TESTS: dict[str, tuple[str, Test, bool]] = {
     "draft.quick-start": ("A quick-start race: the first plan", _first_plan(False), True),
     "ruling.garage-heat-card": ("A car owns a Heat upgrade: the first plan",
                                 _heat_upgrade_owned, True),
-    "ruling.garage-heat-at-reveal": ("Heat symbols are settled at reveal, before the move",
-                                     lambda s, v: any(e["kind"] == "paid-heat"
-                                                      and e["cause"] == "upgrade"
-                                                      for e in s.events)
-                                     or _event("upgrade-unpaid")(s, v), False),
+    "ruling.garage-unpaid-heat": ("An unpaid card is discarded in React, the car keeping "
+                                  "its spaces", _event("upgrade-unpaid"), False),
     "ruling.garage-plus-at-reveal": ("A + symbol flipped for at reveal",
                                      lambda s, v: _played("boost")(s, v)
                                      and _event("flipped")(s, v), False),

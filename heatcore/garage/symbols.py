@@ -9,7 +9,7 @@ accounted for.
 
 from __future__ import annotations
 
-from heatcore.cards import HEAT, KNOWN_CARDS, STRESS, Card, canonical, remove
+from heatcore.cards import HEAT, STRESS, Card, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.garage.data import Upgrade, card_upgrades
 from heatcore.registry import implements
@@ -53,24 +53,13 @@ def pay_heat(car: Car, cost: int) -> Car | None:
     return replace(car, engine=car.engine - cost, discard=canonical(car.discard + (HEAT,) * cost))
 
 
-@implements("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-heat-at-reveal")
-def settle_heat(car: Car, cards: tuple[Card, ...]) -> tuple[Car, tuple[Card, ...],
-                                                             tuple[Card, ...]]:
-    """Pay the Heat symbols of ``cards`` (just revealed or played directly): cheapest first,
-    ties in card order, while the engine can pay a whole symbol. Returns the car, the cards
-    paid for and the cards left unpaid (still where they were: the caller discards them)."""
-    costly = sorted((c for c in cards if amount(c, "heat")),
-                    key=lambda c: (amount(c, "heat"), KNOWN_CARDS.index(c)))
-    paid: list[Card] = []
-    unpaid: list[Card] = []
-    for card in costly:
-        after = pay_heat(car, amount(card, "heat"))
-        if after is None:
-            unpaid.append(card)
-        else:
-            car = after
-            paid.append(card)
-    return car, tuple(paid), tuple(unpaid)
+@implements("upgrade.heat-unpayable", "ruling.garage-unpaid-heat")
+def discard_unpaid(car: Car, card: Card) -> Car:
+    """An unpayable Heat symbol: one copy of ``card`` leaves the play area for the discard
+    pile (the flip that replaces it is the caller's)."""
+    played = remove(car.played, (card,))
+    assert played is not None, "the unpaid card is in the play area"
+    return replace(car, played=played, discard=canonical((*car.discard, card)))
 
 
 @implements("upgrade.cooldown")

@@ -25,7 +25,7 @@ from heatcore.values import replace
 from heatcore.weather import cooldown_allowed, heat_per_car
 
 #: The symbols a player uses as a React action on a card in the play area.
-REACT_SYMBOLS = ("cooldown", "reduce", "scrap", "salvage", "refresh", "accelerate")
+REACT_SYMBOLS = ("heat", "cooldown", "reduce", "scrap", "salvage", "refresh", "accelerate")
 
 
 def _garage(state: RaceState) -> Garage:
@@ -67,29 +67,18 @@ def reveal_upgrades(state: RaceState, turn: Turn, events: list[Event]) -> RaceSt
     return settle_reveal(state, turn, (), events)
 
 
-@implements("reveal.speed", "garage.choose-speed", "upgrade.boost", "upgrade.heat",
-            "upgrade.heat-unpayable", "ruling.garage-heat-at-reveal",
+@implements("reveal.speed", "garage.choose-speed", "upgrade.boost",
             "ruling.garage-plus-at-reveal")
 def settle_reveal(state: RaceState, turn: Turn, speeds: tuple[int, ...],
                   events: list[Event]) -> RaceState:
-    """Pay the revealed cards' Heat (unpaid cards to the discard pile, a flip each), add
-    the speeds (choose-speed cards at their chosen value) and ask one flip per Stress card
-    and per + symbol. The move follows the flips, as in the core reveal."""
+    """Add the revealed cards' speeds (choose-speed cards at their chosen value) and ask one
+    flip per Stress card and per + symbol. The move follows the flips, as in the core
+    reveal. Heat symbols wait for React (upgrade.heat)."""
     car = state.cars[turn.car]
     chosen = iter(speeds)
-    valued = [(c, next(chosen) if sy.chooses_speed(c) else VALUE[c]) for c in car.played]
-    car, paid, unpaid = sy.settle_heat(car, car.played)
-    for card in paid:
-        events.append(event("paid-heat", turn.car, amount=sy.amount(card, "heat"),
-                            cause="upgrade", card=card))
-    for card in unpaid:
-        valued.remove(next(p for p in valued if p[0] == card))
-        events.append(event("upgrade-unpaid", turn.car, card=card))
-    played = tuple(c for c, _ in valued)
-    car = replace(car, played=played, discard=canonical(car.discard + unpaid))
-    speed = sum(v for _, v in valued)
-    flips = played.count(STRESS) + sy.total(played, "boost") + len(unpaid)
-    return state.with_car(turn.car, car, turn=replace(
+    speed = sum(next(chosen) if sy.chooses_speed(c) else VALUE[c] for c in car.played)
+    flips = car.played.count(STRESS) + sy.total(car.played, "boost")
+    return replace(state, turn=replace(
         turn, stage=Stage.REVEAL, speed=speed, to_move=speed, flips_left=flips))
 
 
@@ -102,7 +91,7 @@ def _uses(state: RaceState, car: Car, card: Card, symbol: str) -> bool:
     return used < car.played.count(card)
 
 
-@implements("garage.symbols-any-order", "upgrade.cooldown", "upgrade.reduce",
+@implements("garage.symbols-any-order", "upgrade.heat", "upgrade.cooldown", "upgrade.reduce",
             "upgrade.scrap", "upgrade.salvage", "upgrade.refresh", "upgrade.accelerate",
             "upgrade.direct")
 def symbol_choices(state: RaceState, turn: Turn) -> list[UseSymbol]:
@@ -139,12 +128,12 @@ def _options(state: RaceState, turn: Turn, car: Car, card: Card, symbol: str,
     if symbol == "accelerate":
         return ([UseSymbol(who, card, symbol)]
                 if sy.speed_increases(car.played, turn.boosted) else [])
-    return [UseSymbol(who, card, symbol)]  # scrap, refresh
+    return [UseSymbol(who, card, symbol)]  # heat, scrap, refresh
 
 
 @implements("garage.mandatory")
 def mandatory_pending(state: RaceState, turn: Turn) -> bool:
-    """Whether a mandatory React symbol (Scrap) of a card in the play area is unused."""
+    """Whether a mandatory React symbol (Heat, Scrap) of a card in the play area is unused."""
     car = state.cars[turn.car]
     return any(vocabulary()[s].mandatory and s in REACT_SYMBOLS and _uses(state, car, c, s)
                for c in set(car.played) if (up := sy.upgrade_of(c)) is not None
@@ -172,6 +161,8 @@ def apply_symbol(state: RaceState, turn: Turn, action: UseSymbol,
     who, card, symbol = turn.car, action.card, action.symbol
     if symbol == "direct":
         return direct_play(state, turn, card, events)
+    if symbol == "heat":
+        return resolve_heat(state, turn, card, events)
     if symbol == "cooldown":
         events.append(event("cooled", who, amount=action.amount))
         return state.with_car(who, sy.cooldown(car, action.amount))
@@ -196,25 +187,39 @@ def apply_symbol(state: RaceState, turn: Turn, action: UseSymbol,
     return state
 
 
-@implements("upgrade.direct", "ruling.garage-heat-at-reveal")
+@implements("upgrade.heat", "upgrade.heat-unpayable", "ruling.garage-unpaid-heat")
+def resolve_heat(state: RaceState, turn: Turn, card: Card, events: list[Event]) -> RaceState:
+    """One card's Heat symbol, resolved when its player chooses in React: paid from the
+    engine if it holds the whole amount; else the card leaves the play area for the discard
+    pile and its player flips once for a basic card, as for a + (the car keeps the spaces
+    it has moved). A discarded copy takes its used symbols with it."""
+    who, car = turn.car, state.cars[turn.car]
+    cost = sy.amount(card, "heat")
+    paid = sy.pay_heat(car, cost)
+    if paid is not None:
+        events.append(event("paid-heat", who, amount=cost, cause="upgrade", card=card))
+        return state.with_car(who, paid)
+    events.append(event("upgrade-unpaid", who, card=card))
+    car = sy.discard_unpaid(car, card)
+    garage = _garage(state)
+    left = car.played.count(card)
+    uses = Counter(garage.used)
+    kept = Counter({u: min(n, left) if u.split()[0] == card else n for u, n in uses.items()})
+    state = replace(state, garage=replace(garage, used=tuple(sorted(kept.elements()))))
+    return state.with_car(who, car, turn=replace(turn, stage=Stage.BOOST, flips_left=1,
+                                                 to_move=0))
+
+
+@implements("upgrade.direct")
 def direct_play(state: RaceState, turn: Turn, card: Card, events: list[Event]) -> RaceState:
-    """Play ``card`` from the hand now: pay its Heat (else discard it and flip once), add
-    its speed and move, then flip for its + symbols."""
+    """Play ``card`` from the hand now: add its speed and move, then flip for its +
+    symbols; its other symbols (Heat among them) join this React step."""
     car = state.cars[turn.car]
     hand = remove(car.hand, (card,))
     assert hand is not None
     events.append(event("played-direct", turn.car, card=card))
-    car, paid, unpaid = sy.settle_heat(replace(car, hand=hand), (card,))
-    if paid:
-        events.append(event("paid-heat", turn.car, amount=sy.amount(card, "heat"),
-                            cause="upgrade", card=card))
-    if unpaid:
-        events.append(event("upgrade-unpaid", turn.car, card=card))
-        car = replace(car, discard=canonical((*car.discard, card)))
-        gain, flips = 0, 1
-    else:
-        car = replace(car, played=canonical((*car.played, card)))
-        gain, flips = VALUE[card], sy.amount(card, "boost")
+    car = replace(car, hand=hand, played=canonical((*car.played, card)))
+    gain, flips = VALUE[card], sy.amount(card, "boost")
     state = state.with_car(turn.car, car)
     state = move_car(state, turn.car, gain, "direct", events,
                      turn=replace(turn, speed=turn.speed + gain))

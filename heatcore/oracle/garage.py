@@ -21,7 +21,7 @@ HEAT = "H"
 STRESS = "S"
 #: The symbols that are React choices on a card in the play area (the others act at
 #: reveal, at the slipstream or at the corner check; Direct play acts from the hand).
-REACT = ("cooldown", "reduce", "scrap", "salvage", "refresh", "accelerate")
+REACT = ("heat", "cooldown", "reduce", "scrap", "salvage", "refresh", "accelerate")
 
 
 @cache
@@ -71,13 +71,6 @@ def speed_options(i: int, played: tuple[str, ...]) -> set[Action]:
     return {ChooseSpeed(i, tuple(p)) for p in product(*options)}
 
 
-def pay_order(played: tuple[str, ...], order: tuple[str, ...]) -> list[str]:
-    """ruling.garage-heat-at-reveal: the cards with a Heat symbol, cheapest first, ties in
-    the card order ``order``."""
-    return sorted((c for c in played if printed(c, "heat")),
-                  key=lambda c: (printed(c, "heat"), order.index(c)))
-
-
 def increases(played: tuple[str, ...], boosted: bool) -> int:
     """upgrade.speed-increase: Stress played, + on upgrades in play, the gear's boost."""
     return (played.count(STRESS) + sum(printed(c, "boost") for c in played)
@@ -110,7 +103,7 @@ def react_options(i: int, hand: Counter[str], discard: Counter[str],
             elif symbol == "accelerate":
                 if increases(played, boosted):
                     out.add(UseSymbol(i, card, symbol))
-            else:
+            else:  # heat (upgrade.heat: resolved in React), scrap, refresh
                 out.add(UseSymbol(i, card, symbol))
     out |= {UseSymbol(i, c, "direct") for c, k in hand.items()
             if k > 0 and printed(c, "direct")}

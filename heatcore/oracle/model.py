@@ -42,7 +42,6 @@ from heatcore.oracle.choices import (
     MCar,
     TurnMemory,
     canon,
-    card_order,
     discard_choices,
     plan_choices,
     react_choices,
@@ -385,9 +384,8 @@ class RaceModel:
         return False
 
     def _reveal_upgrades(self, turn: TurnMemory) -> Generator[Pending, Action, int]:
-        """Garage: the speeds of choose-speed cards (a decision), the cards' Heat (cheapest
-        first; an unpaid card is discarded and flips instead), the speed and the number of
-        flips (Stress, + symbols, unpaid cards)."""
+        """Garage: the speeds of choose-speed cards (a decision), the speed and the number
+        of flips (Stress, + symbols). The cards' Heat waits for React (upgrade.heat)."""
         i = turn.car
         car = self.cars[i]
         chosen: tuple[int, ...] = ()
@@ -403,26 +401,9 @@ class RaceModel:
         values = [(c, next(picks) if og.is_upgrade(c) and len(og.speeds(c)) > 1
                    else og.speeds(c)[0] if og.is_upgrade(c) else core[c].value or 0)
                   for c in car.played]
-        unpaid = []
-        for card in og.pay_order(car.played, card_order()):
-            cost = og.printed(card, "heat")
-            if car.engine >= cost:
-                car.engine -= cost
-                car.discard[HEAT] += cost
-                self._note(i, "engine discard", "upgrade.heat")
-                self._emit("paid-heat", i, "upgrade.heat", amount=cost,
-                           cause="upgrade", card=card)
-            else:
-                unpaid.append(card)
-        for card in unpaid:
-            values.remove(next(v for v in values if v[0] == card))
-            car.discard[card] += 1
-            self._note(i, "discard played", "upgrade.heat-unpayable")
-            self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
         car.played = tuple(c for c, _ in values)
         turn.speed = sum(v for _, v in values)
-        return (car.played.count(STRESS) + sum(og.printed(c, "boost") for c in car.played)
-                + len(unpaid))
+        return car.played.count(STRESS) + sum(og.printed(c, "boost") for c in car.played)
 
     def _use_symbol(self, turn: TurnMemory, action: UseSymbol) -> Run:
         """Garage: one symbol of an upgrade card (upgrade.* rules), or a Direct play."""
@@ -433,20 +414,9 @@ class RaceModel:
         if symbol == "direct":
             car.hand[card] -= 1
             self._emit("played-direct", i, rule, card=card)
-            cost = og.printed(card, "heat")
             gain, flips = og.speeds(card)[0], og.printed(card, "boost")
-            if cost and car.engine < cost:  # upgrade.heat-unpayable: discard it, flip once
-                car.discard[card] += 1
-                self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
-                gain, flips = 0, 1
-            else:
-                if cost:
-                    car.engine -= cost
-                    car.discard[HEAT] += cost
-                    self._emit("paid-heat", i, "upgrade.heat", amount=cost,
-                           cause="upgrade", card=card)
-                car.played = canon(Counter(car.played) + Counter([card]))
-            self._note(i, "hand played discard engine", rule)
+            car.played = canon(Counter(car.played) + Counter([card]))
+            self._note(i, "hand played", rule)
             turn.speed += gain
             self._move(i, gain, "direct", rule)
             found = 0
@@ -456,6 +426,8 @@ class RaceModel:
             turn.stage = "react"
             turn.speed += found
             self._move(i, found, "boost", "upgrade.boost")
+        elif symbol == "heat":
+            yield from self._heat_symbol(turn, card)
         elif symbol == "cooldown":
             car.hand[HEAT] -= action.amount
             car.engine += action.amount
@@ -492,6 +464,35 @@ class RaceModel:
         else:
             assert symbol == "refresh"
             self._emit("refresh-chosen", i, rule, card=card)
+
+    def _heat_symbol(self, turn: TurnMemory, card: str) -> Run:
+        """upgrade.heat / upgrade.heat-unpayable (seed 003 5.反應): the engine pays the whole
+        symbol now, or the card is discarded and one flip for a basic card adds its speed
+        and spaces, as for a + (ruling.garage-unpaid-heat: no move back)."""
+        i = turn.car
+        car = self.cars[i]
+        cost = og.printed(card, "heat")
+        if car.engine >= cost:
+            car.engine -= cost
+            car.discard[HEAT] += cost
+            self._note(i, "engine discard", "upgrade.heat")
+            self._emit("paid-heat", i, "upgrade.heat", amount=cost, cause="upgrade", card=card)
+            return
+        played = Counter(car.played)
+        played[card] -= 1
+        car.played = canon(played)
+        car.discard[card] += 1
+        for use in list(turn.used):  # the discarded copy takes its used symbols along
+            if use.split()[0] == card:
+                turn.used[use] = min(turn.used[use], played[card])
+        turn.used = +turn.used
+        self._note(i, "played discard", "upgrade.heat-unpayable")
+        self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
+        turn.stage = "boost"
+        found = yield from self._flip(turn, "upgrade.heat-unpayable")
+        turn.stage = "react"
+        turn.speed += found
+        self._move(i, found, "boost", "upgrade.heat-unpayable")
 
     def _flip(self, turn: TurnMemory, rule: str) -> Generator[Pending, Action, int]:
         """Flip until a basic card: its printed value (0 if none is left anywhere)."""
