@@ -46,7 +46,7 @@ from heatcore.react import apply_react, check_react, react_choices
 from heatcore.registry import implements
 from heatcore.reveal import finish_flips, flip_once, reveal
 from heatcore.rounds import end_round, has_adrenaline, next_planner
-from heatcore.rulings import FINISHED_DISCARD_DRAW, SPIN_DISCARD
+from heatcore.rulings import FINISHED_DISCARD_DRAW, SETBACK_CORNER, SPIN_DISCARD
 from heatcore.slipstream import (
     apply_slipstream,
     can_slipstream,
@@ -172,8 +172,11 @@ def _start_turn(state: RaceState, events: list[Event]) -> RaceState:
     """Open steps 3-9 for the car at the cursor and reveal its cards (``reveal`` puts the
     new turn into the state)."""
     car = state.order[state.cursor]
-    turn = Turn(car=car, stage=REVEAL, start_position=state.cars[car].position,
-                adrenaline=has_adrenaline(state, car))
+    start = state.cars[car].position
+    # ruling.setback-corner "checked": the farthest space aimed at starts where the car is
+    reach = start if state.rulings.chose(SETBACK_CORNER, "checked") else 0
+    turn = Turn(car=car, stage=REVEAL, start_position=start,
+                adrenaline=has_adrenaline(state, car), reach=reach)
     events.append(event("turn-started", car, adrenaline=turn.adrenaline))
     if state.is_legend(car):
         return replace(state, turn=turn)  # moved by _advance (after a deck shuffle, if due)

@@ -279,9 +279,6 @@ def test_fast_under_checked_a_blocked_adrenaline_space_still_checks_the_line() -
     assert (after.position, after.engine) == (33, me.engine - 1)
 
 
-@pytest.mark.xfail(strict=True, reason="bug in both engines: a turn's reach starts at space 0 "
-                   "(heatcore.state.Turn.reach), so under 'checked' a car that stays behind "
-                   "space 0 in round 1 checks the lines up to space 0")
 @pytest.mark.rules("ruling.setback-corner", "corner.check", "corner.pay-heat")
 def test_fast_under_checked_a_turn_checks_only_the_lines_it_reached() -> None:
     # USA: lines follow -20 (limit 3) and -12 (limit 2); speed 3 from -20 reaches -17 only
@@ -323,3 +320,19 @@ def test_fast_each_stress_flip_finds_nothing_when_no_basic_card_is_left() -> Non
     after = race.to_state()  # P1's turn is over (speed 0): P2 reacts
     assert after.cars[0].position == 0
     assert after.turn is not None and after.turn.car == 1
+
+
+@pytest.mark.rules("ruling.setback-corner", "corner.check", "corner.pay-heat")
+def test_reference_under_checked_a_turn_checks_only_the_lines_it_reached() -> None:
+    # the reference engine's twin of the test above (the bug was in both engines: a turn's
+    # reach started at space 0, so a car behind space 0 checked the lines up to it)
+    me = make_car(-20, hand="3 1 1 2 2 2 4")
+    state = replace(make_state(make_car(10, hand=STILL), me),
+                    rulings=make_rulings({"ruling.setback-corner": "checked"}))
+    for text in ("P2 gear 1 play 3", "P2 end react"):
+        action = parse_action(text)
+        while action not in engine.legal_actions(state):
+            state, _ = engine.apply(state, engine.legal_actions(state)[0])
+        state, _ = engine.apply(state, action)
+    after = state.cars[1]
+    assert (after.position, after.engine) == (-17, me.engine)

@@ -418,7 +418,8 @@ class FastRace:
         self.adrenaline = self.cursor >= len(self.order) - self.adrenaline_cars
         self.cooldown_used = self.adrenaline_move_used = False
         self.adrenaline_cooldown_used = self.boosted = False
-        self.reach = 0
+        # ruling.setback-corner "checked": the farthest space aimed at starts where the car is
+        self.reach = self.start_position if self._checked_setback else 0
         self._reveal()
 
     @implements("reveal.speed", "play.cluttered")

@@ -297,7 +297,10 @@ class RaceModel:
     def _turn(self, i: int, resume: TurnMemory | None) -> Run:
         car = self.cars[i]
         if resume is None:
-            turn = TurnMemory(i, car.position, self._adrenaline(i))
+            turn = TurnMemory(i, car.position, self._adrenaline(i),
+                              # ruling.setback-corner "checked": reach starts where the car is
+                              reach=car.position if self.rulings.chose(SETBACK_CORNER, "checked")
+                              else 0)
             self.turn = turn
             self._emit("turn-started", i, "adrenaline.who", "adrenaline.count-fixed",
                        adrenaline=turn.adrenaline)
