@@ -155,12 +155,13 @@ def test_serve_speaks_conform_2_with_modules_and_still_conform_1_without() -> No
 def test_the_random_races_play_the_declared_modules_and_only_those() -> None:
     binding = HeatBinding()
     assert {tuple(binding.random_race(s).setup.get("modules", [])) for s in range(8)} == {()}
-    binding.use_modules(["legends", "garage"])
+    binding.use_modules(["legends", "garage", "unknown"])
     played = {tuple(binding.race_options(s)[0]) for s in range(28)}
-    assert played == {(), ("legends",)}
+    assert played == {(), ("legends",), ("garage",), ("legends", "garage")}
     binding.use_modules(MODULES)
-    assert {binding.race_options(s)[0] for s in range(28)} == {
-        (), ("weather",), ("legends",), ("weather", "legends")}
+    assert {binding.race_options(s)[0] for s in range(56)} == {
+        (), ("weather",), ("legends",), ("garage",), ("weather", "legends"),
+        ("weather", "garage"), ("legends", "garage"), ("weather", "legends", "garage")}
 
 
 @pytest.mark.rules("weather.module")

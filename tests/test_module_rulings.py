@@ -25,7 +25,10 @@ from heatcore.rounds import has_adrenaline
 from heatcore.rulings import DEFAULT_RULINGS, make_rulings
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
-from heatcore.weather import MODULES
+from heatcore.weather import LEGENDS, WEATHER
+
+#: The modules both engines play (the fast engine refuses the Garage).
+MODULES = (WEATHER, LEGENDS)
 
 MODULE_ALTERNATIVES = (
     ("ruling.cooling-bonus-own-cooldown", "gear-plus-one"),
