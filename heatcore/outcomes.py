@@ -15,8 +15,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -31,6 +30,7 @@ from heatcore.actions import (
     Shuffle,
     Slipstream,
 )
+from heatcore.batching import map_races
 from heatcore.cards import HEAT
 from heatcore.conformance.steering import aggressive_policy, clutter_policy
 from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, random_policy, random_shuffle
@@ -383,39 +383,9 @@ def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
                        for seed in seeds]
     out = Outcomes(track, players, laps, tuple(policies), engine, workers, modules=modules)
     start = time.perf_counter()
-    if scheduler is not None:
-        from heatcore.cluster import Backend
-
-        size = max(1, min(BATCH, -(-len(jobs) // (4 * workers))))
-        batches = [jobs[k:k + size] for k in range(0, len(jobs), size)]
-        done = None if progress is None else (lambda n: progress(size * n))
-        for part in Backend(workers, scheduler).map(_batch_job, batches, done):
-            out.races.extend(part)
-    else:
-        for result in _results(jobs, workers):
-            out.races.append(result)
-            if progress is not None:
-                progress(1)
+    out.races = map_races(_job, jobs, workers, scheduler, tick=progress)
     out.seconds = time.perf_counter() - start
     return out
-
-
-#: Races per job on a Dask cluster (a task costs about a millisecond of scheduling).
-BATCH = 50
-
-
-def _batch_job(jobs: list[Job]) -> list[RaceOutcome]:
-    """The races of one batch, in order (a Dask task)."""
-    return [_job(job) for job in jobs]
-
-
-def _results(jobs: list[Job], workers: int) -> Iterator[RaceOutcome]:
-    if workers <= 1:
-        yield from map(_job, jobs)
-        return
-    chunk = max(1, min(20, len(jobs) // (workers * 8)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_job, jobs, chunksize=chunk)
 
 
 def _pct(share: float) -> str:

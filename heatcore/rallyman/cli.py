@@ -7,6 +7,8 @@ import random
 import sys
 from pathlib import Path
 
+from heatcore.cliutil import CommandError
+from heatcore.cluster import BackendError
 from heatcore.files import write_atomic
 from heatcore.rallyman.batch import measure
 from heatcore.rallyman.driver import POLICIES, play
@@ -20,16 +22,20 @@ DEFAULT_TRACK = "albert-park"
 
 
 def _batch(args: argparse.Namespace, track: str) -> int:
-    """``--count N``: N races (seeds seed..seed+N-1), on ``--workers`` processes, and a
-    summary."""
+    """``--count N``: N races (seeds seed..seed+N-1), on ``--workers`` processes (with
+    ``--scheduler``, on that Dask cluster), and a summary."""
     if args.json:
         print("heatcore: --json writes one race; it cannot be used with --count",
               file=sys.stderr)
         return 2
     policy = "random" if args.policy == "random" else "sensible"
     with progress(args.count, "races") as advance:
-        cell = measure(track, args.players, range(args.seed, args.seed + args.count),
-                       args.laps, policy, args.workers, advance)
+        try:
+            cell = measure(track, args.players, range(args.seed, args.seed + args.count),
+                           args.laps, policy, args.workers, advance,
+                           getattr(args, "scheduler", None))
+        except BackendError as error:
+            raise CommandError(str(error)) from None
     print("game: rallyman-gt")
     print(f"races: {cell.races}")
     print(f"actions: {cell.actions}")
