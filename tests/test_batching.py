@@ -37,7 +37,8 @@ def test_heat_batch_on_dask_equals_one_process() -> None:
 def test_rallyman_batch_plays_the_races_of_one_by_one_wherever_it_runs() -> None:
     seeds = range(3, 6)
     alone = [random_race("proving-ground", 2, seed, 1, POLICIES["sensible"]) for seed in seeds]
-    want = [(seed, len(race.actions), race.final.ranking) for seed, race in zip(seeds, alone)]
+    want = [(seed, len(race.actions), race.final.ranking)
+            for seed, race in zip(seeds, alone, strict=True)]
     for where in ({}, {"workers": 2}, {"workers": 2, "scheduler": LOCAL_THREADS}):
         batch = measure("proving-ground", 2, seeds, 1, "sensible", **where)
         assert [(r.seed, r.actions, r.ranking) for r in batch.results] == want, where
