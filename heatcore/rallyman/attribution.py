@@ -284,6 +284,8 @@ def attribute(binding: Any, check: str, state: JSON, action: str | None, expecte
               actual: JSON) -> Attribution:
     """The cause of a Rallyman GT divergence (see the module docstring)."""
     verb = action.split()[1] if action and len(action.split()) > 1 else "?"
+    if check == "setup":
+        return setup_attribution(expected, actual)
     if check == "legal" or "actions" in expected:
         want, got = set(expected.get("actions") or []), set(actual.get("actions") or [])
         rules = legal_rules(binding, state, want, got) or ["rgt.turn.sequence"]
@@ -324,3 +326,19 @@ def attribute(binding: Any, check: str, state: JSON, action: str | None, expecte
         path = next(p for p in differing if state_rule(p) == found.rules[0])
         return Attribution(found.rules, f"next state differs at `{state_field(path)}`")
     return Attribution(["rgt.turn.sequence"], "differs")
+
+
+def setup_attribution(expected: JSON, actual: JSON) -> Attribution:
+    """The cause of a start state built from a setup that differs from the reference's (or
+    a valid setup refused): the rules of the state fields that differ, else the race's
+    start (``rgt.round.alternate``)."""
+    if "error" in actual:
+        return Attribution(["rgt.round.alternate"], "refuses a valid setup")
+    differing = paths(expected.get("state"), actual.get("state"))
+    found = _Found()
+    for path in differing:
+        found.add(state_rule(path))
+    if not found.rules:
+        return Attribution(["rgt.round.alternate"], "start state differs")
+    path = next(p for p in differing if state_rule(p) == found.rules[0])
+    return Attribution(found.rules, f"start state differs at `{state_field(path)}`")

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import random
 
-from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
-from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record
+from heatcore.conformance.binding import JSON, Attribution, RandomRace
+from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
+from heatcore.errors import RulesError
 from heatcore.rallyman.attribution import attribute
 from heatcore.rallyman.driver import ENGINE, POLICIES
 from heatcore.rallyman.engine import apply, legal_actions
-from heatcore.rallyman.notation import parse_action, state_from_dict, state_to_dict
+from heatcore.rallyman.notation import (
+    parse_action,
+    setup_from_dict,
+    setup_to_dict,
+    state_from_dict,
+    state_to_dict,
+)
 from heatcore.rallyman.setup import random_setup, start_race
 from heatcore.rallyman.track import track_ids
 from heatcore.rallyman.validity import validate
@@ -26,7 +33,8 @@ class RallymanBinding(ReferenceBinding):
                              parse_action, track_ids)
 
     def random_race(self, seed: int) -> RandomRace:
-        """Race ``seed``: track, car count and policy drawn from the seed, one lap."""
+        """Race ``seed``: track, car count and policy drawn from the seed, one lap; its setup
+        (``setup_to_dict``) is sent to the engine to build the start state from."""
         tracks = self.tracks()
         track = tracks[seed % len(tracks)]
         players = 2 + (seed // len(tracks)) % 5
@@ -35,16 +43,20 @@ class RallymanBinding(ReferenceBinding):
         policy = POLICIES["sensible" if seed % 2 else "random"]
         state, _ = start_race(setup)
         start, steps = record(ENGINE, state, policy, rng, 20_000, state_to_dict)
-        return RandomRace(seed, f"{track} {players} cars", start, steps)
+        return RandomRace(seed, f"{track} {players} cars", start, steps, setup_to_dict(setup))
 
     def modules(self) -> list[str]:
         """Rallyman GT has no optional modules here."""
         return []
 
     def setup(self, setup: JSON) -> JSON:
-        """Setups are not compared for Rallyman GT yet: its races carry no setup."""
-        raise Rejected("unsupported", "", "setup requests are not served for rallyman-gt; "
-                       "its races start from a loaded state")
+        """The start state of a race setup (``setup_to_dict``: track, players, laps, grid,
+        weather, class, tyres, options), or Rejected naming the rule a bad setup breaks."""
+        try:
+            state, _ = start_race(setup_from_dict(setup))
+        except RulesError as error:
+            raise rejected(error) from None
+        return self._remember(state)
 
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
