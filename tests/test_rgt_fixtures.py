@@ -58,6 +58,45 @@ def test_fixtures_catch_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     assert any(f.startswith("corner.dangerous") for f in failed), failed[:5]
 
 
+@pytest.mark.rules("rgt.move.overtake-gear", "rgt.loc.relay")
+def test_the_corpus_has_refused_overtakes_and_re_lays_that_change_the_dice() -> None:
+    """The edge cases a race's own choices seldom show, ``PER_RULE`` of each: a lay refused
+    by the overtaking rule (a rejection naming it, and the legal actions that leave it out)
+    and a re-lay that lays the rolled dice otherwise than planned."""
+    from heatcore.rallyman.notation import state_from_dict
+
+    by_id = {c["id"]: c for c in fixtures.cases()}
+    for n in range(1, fixtures.PER_RULE + 1):
+        refused = by_id[f"move.overtake-gear.refused.{n}"]["expect"]["rejection"]
+        assert refused["rule"] == "rgt.move.overtake-gear"
+        legal = by_id[f"move.overtake-gear.legal.{n}"]["expect"]["legal"]
+        assert refused["action"] not in legal and legal
+        relay = by_id[f"loc.relay.changed.{n}"]
+        action = relay["expect"]["steps"][0]["action"].split()
+        turn = state_from_dict(relay["state"]).turn
+        assert action[1] == "relay" and turn is not None
+        planned = turn.plan[len(turn.relay)]
+        assert (action[2].rstrip("!"), action[-1]) != (planned.die, planned.to)
+
+
+@pytest.mark.parametrize(("mutant", "prefixes"), [
+    ("overtake_any_gear", ("move.overtake-gear.refused.", "move.overtake-gear.legal.")),
+    ("no_relay", ("loc.relay.changed.",)),
+])
+def test_the_edge_fixtures_catch_the_broken_engines(mutant: str,
+                                                    prefixes: tuple[str, ...]) -> None:
+    """Negative controls: the engine that lets a car overtake in any gear, and the one that
+    offers no re-lay, each fail every case of their edge fixtures (and no seeded race is
+    needed)."""
+    from heatcore.rallyman.mutants import patched
+
+    edge = [c for c in fixtures.cases() if c["id"].startswith(prefixes)]
+    assert len(edge) == fixtures.PER_RULE * len(prefixes)
+    assert all(fixtures.run_case(c) is None for c in edge)
+    with patched(mutant):
+        assert all(fixtures.run_case(c) is not None for c in edge)
+
+
 @pytest.mark.rules("rgt.loc.relay", "rgt.move.blocked", "rgt.damage.yellow-flag",
                    "rgt.pit.repair")
 def test_the_miner_finds_its_rare_situations() -> None:

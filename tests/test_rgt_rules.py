@@ -8,11 +8,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from rgt_scenario import PG, car, dice_of, lays, legal, position, run
+from rgt_scenario import PG, act, car, dice_of, lays, legal, position, run
 
+from heatcore.errors import IllegalAction
 from heatcore.rallyman.actions import Dice
 from heatcore.rallyman.components import DOUBLE_ZERO, dashboard
-from heatcore.rallyman.engine import chance_outcomes
+from heatcore.rallyman.engine import apply, chance_outcomes
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.order import turn_order
 from heatcore.rallyman.state import (
@@ -232,6 +233,21 @@ def test_beside_a_car_only_at_its_gear_or_higher() -> None:
     assert ("G2", "T8.L3.2") not in lays(s)
     s = position(car("T8.L3.2", 2), car("T8.L12.2", 4), track=ap)
     assert ("G2", "T8.L3.3") in lays(s)
+
+
+@pytest.mark.rules("rgt.move.overtake-gear", "rgt.damage.yellow-flag")
+def test_a_refused_overtake_names_its_rule_and_leaves_the_state() -> None:
+    s = position(car("T2.L2.1", 3), car("T2.L1.2", 4))
+    with pytest.raises(IllegalAction) as refused:
+        apply(s, act("P1 lay G3 T2.L2.2"))
+    assert refused.value.rule == "rgt.move.overtake-gear"
+    with pytest.raises(IllegalAction) as off_track:  # no such move at all: moving forward
+        apply(s, act("P1 lay G3 T2.L2.1"))
+    assert off_track.value.rule == "rgt.move.forward"
+    flag = position(car("T2.L2.1", 5), car("T2.L1.2", 2), car("T2.L3.3", 0), yellow=(2,))
+    with pytest.raises(IllegalAction) as yellow:  # even at a higher gear, under the flag
+        apply(flag, act("P1 lay G5 T2.L2.2"))
+    assert yellow.value.rule == "rgt.damage.yellow-flag"
 
 
 @pytest.mark.rules("rgt.move.overtake-between")

@@ -30,7 +30,12 @@ from heatcore.rallyman.actions import (
     Stop,
 )
 from heatcore.rallyman.components import TOKENS, warning_chance
-from heatcore.rallyman.planning import car_dashboard, next_steps, plan_actions
+from heatcore.rallyman.planning import (
+    car_dashboard,
+    lay_refusal_rule,
+    next_steps,
+    plan_actions,
+)
 from heatcore.rallyman.state import (
     DICE,
     DRAW,
@@ -136,10 +141,10 @@ def check_action(state: RaceState, action: Action) -> None:
             raise IllegalAction(rule, f"{action} is not a possible outcome here")
         return
     if action not in legal_actions(state):
-        raise IllegalAction(_rule_for(turn, action), f"{action} is not legal here")
+        raise IllegalAction(_rule_for(state, turn, action), f"{action} is not legal here")
 
 
-def _rule_for(turn: Turn, action: Action) -> str:
+def _rule_for(state: RaceState, turn: Turn, action: Action) -> str:
     if isinstance(action, Focus):
         return "rgt.focus.cost" if turn.mode == "one" else "rgt.focus.spend"
     if isinstance(action, Stop):
@@ -147,7 +152,8 @@ def _rule_for(turn: Turn, action: Action) -> str:
     if isinstance(action, Relay | Keep):
         return "rgt.loc.relay"
     if isinstance(action, Lay):
-        return "rgt.move.forward"
+        return lay_refusal_rule(state, turn, action) if turn.stage == PLAN \
+            else "rgt.move.forward"
     return "rgt.turn.sequence"
 
 

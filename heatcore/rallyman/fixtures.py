@@ -3,8 +3,10 @@
 Each step of a seeded race is tagged with the rules it shows (read from the action, the
 laid step and the events), and the first three distinct steps of each rule become cases in
 the shared case format (``spec/schemas/case.schema.json``): the state before, the action,
-the state and events after. Suites are written to ``spec/rallyman/fixtures/<chapter>.json``
-with ``"ruleset": "rallyman-gt"``.
+the state and events after. Edge cases that a race's own choices seldom show are cut from
+the same races' states (:data:`EDGES`): a lay refused by overtaking (as a rejection and as
+the legal actions there) and a re-lay after a loss of control that changes the dice. Suites
+are written to ``spec/rallyman/fixtures/<chapter>.json`` with ``"ruleset": "rallyman-gt"``.
 
 ``python -m heatcore.rallyman.fixtures generate`` rewrites them; ``check`` replays them.
 """
@@ -38,15 +40,16 @@ from heatcore.rallyman.actions import (
     Side,
     Stop,
 )
+from heatcore.rallyman.control import relay_options
 from heatcore.rallyman.driver import play, random_policy, sensible_policy
-from heatcore.rallyman.engine import apply
+from heatcore.rallyman.engine import apply, legal_actions
 from heatcore.rallyman.notation import parse_action, state_from_dict, state_to_dict
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.order import order_key
-from heatcore.rallyman.planning import car_dashboard
+from heatcore.rallyman.planning import car_dashboard, overtakes_refused
 from heatcore.rallyman.setup import RaceSetup, random_setup
 from heatcore.rallyman.spec import rules, spec_folder
-from heatcore.rallyman.state import RaceState
+from heatcore.rallyman.state import PLAN, RELAY, RaceState
 
 PER_RULE = 3
 DRAWN = {"gear": "rgt.damage.gear", "brake": "rgt.damage.brake", "coast": "rgt.damage.coast",
@@ -195,6 +198,55 @@ def _case(rule: str, n: int, before: RaceState, action: Action, after: RaceState
                                   "events": [event_to_dict(e) for e in events]}]}}
 
 
+def _refused_overtake(state: RaceState, n: int, source: str) -> list[dict[str, Any]]:
+    """A lay refused by the overtaking rule in ``state``: a rejection case and a case of the
+    legal actions there (none when no lay is refused so, or a yellow flag is out)."""
+    turn = state.turn
+    if turn is None or turn.stage != PLAN or state.yellow or state.is_chance():
+        return []
+    refused = overtakes_refused(state, turn)
+    if not refused:
+        return []
+    lay, entry = refused[0], rules()["rgt.move.overtake-gear"]
+    common = {"rules": ["rgt.move.overtake-gear"], "rulings": [], "source": source,
+              "state": state_to_dict(state)}
+    return [
+        {"id": f"move.overtake-gear.refused.{n}",
+         "description": f"{entry.title}: {lay} is refused, a car beside that space is in a "
+                        "higher gear", **common,
+         "expect": {"rejection": {"action": str(lay), "kind": "illegal-action",
+                                  "rule": "rgt.move.overtake-gear"}}},
+        {"id": f"move.overtake-gear.legal.{n}",
+         "description": f"{entry.title}: the legal actions leave out {lay} (a car beside "
+                        "that space is in a higher gear)", **common,
+         "expect": {"legal": [str(a) for a in legal_actions(state)]}},
+    ]
+
+
+def _changed_relay(state: RaceState, n: int, source: str) -> list[dict[str, Any]]:
+    """A re-lay in ``state`` that lays another die or another space than the planned step
+    it replaces, as a step case (none when ``state`` awaits no re-lay or has none such)."""
+    turn = state.turn
+    if turn is None or turn.stage != RELAY:
+        return []
+    planned = turn.plan[len(turn.relay)] if len(turn.relay) < len(turn.plan) else None
+    for action, step, _ in relay_options(state, turn):
+        if planned is None or (step.die, step.to) != (planned.die, planned.to):
+            after, events = apply(state, action)
+            case = _case("rgt.loc.relay", n, state, action, after, events, source)
+            case["id"] = f"loc.relay.changed.{n}"
+            case["description"] = (f"{rules()['rgt.loc.relay'].title}: {action} lays the "
+                                   "rolled dice otherwise than planned")
+            return [case]
+    return []
+
+
+#: Edge cases cut from the states of seeded races (name, rule, cutter): ``PER_RULE`` states
+#: of each, a cutter's cases from one state.
+EDGES = (("refused-overtake", "rgt.move.overtake-gear", _refused_overtake),
+         ("changed-relay", "rgt.loc.relay", _changed_relay))
+
+
 def focused_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Random) -> Action:
     """The sensible driver, but it spends focus whenever it can (fixtures need such turns)."""
     for action in legal:
@@ -204,9 +256,11 @@ def focused_policy(state: RaceState, legal: tuple[Action, ...], rng: random.Rand
 
 
 def collect(seeds: range) -> dict[str, list[dict[str, Any]]]:
-    """Up to ``PER_RULE`` cases for every rule and ruling, from seeded races."""
+    """Up to ``PER_RULE`` cases for every rule and ruling from seeded races, and after them
+    ``PER_RULE`` of each edge case (:data:`EDGES`) under its rule."""
     wanted = {e.id for e in rules()}
     found: dict[str, list[dict[str, Any]]] = {r: [] for r in wanted}
+    edges: dict[str, list[list[dict[str, Any]]]] = {name: [] for name, _, _ in EDGES}
     for seed in seeds:
         rng = random.Random(seed)
         track = ("albert-park", "proving-ground")[seed % 2]
@@ -226,10 +280,18 @@ def collect(seeds: range) -> dict[str, list[dict[str, Any]]]:
                 if len(found[rule]) < PER_RULE:
                     found[rule].append(_case(rule, len(found[rule]) + 1, before, action,
                                              after, events, f"race:{seed}:{index[0]}"))
+            for name, _, cut in EDGES:
+                if len(edges[name]) < PER_RULE:
+                    cut_cases = cut(before, len(edges[name]) + 1, f"race:{seed}:{index[0]}")
+                    if cut_cases:
+                        edges[name].append(cut_cases)
 
         play(setup, policy, rng, watch)
-        if all(len(v) >= PER_RULE for v in found.values()):
+        if all(len(v) >= PER_RULE for v in found.values()) \
+                and all(len(v) >= PER_RULE for v in edges.values()):
             break
+    for name, rule, _ in EDGES:
+        found[rule] += [case for cut in edges[name] for case in cut]
     return found
 
 
@@ -253,7 +315,20 @@ def folder() -> Path:
 def run_case(case: dict[str, Any]) -> str | None:
     """Replay one case against the engine: None if it matches, else what differs."""
     state = state_from_dict(case["state"])
-    for step in case["expect"]["steps"]:
+    expect = case["expect"]
+    if "legal" in expect:
+        got = [str(a) for a in legal_actions(state)]
+        return None if sorted(got) == sorted(expect["legal"]) else "legal actions differ"
+    if "rejection" in expect:
+        want = expect["rejection"]
+        try:
+            apply(state, parse_action(want["action"]))
+        except RulesError as error:
+            if (error.kind, error.rule) != (want["kind"], want.get("rule", error.rule)):
+                return f"{want['action']}: refused as {error.kind} naming {error.rule}"
+            return None
+        return f"{want['action']}: accepted"
+    for step in expect["steps"]:
         try:
             state, events = apply(state, parse_action(step["action"]))
         except RulesError as error:

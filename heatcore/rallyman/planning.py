@@ -7,6 +7,7 @@ from heatcore.rallyman.components import Dashboard, dashboard
 from heatcore.rallyman.moves import destinations, die_choices, step_for
 from heatcore.rallyman.state import RaceState, Step, Turn
 from heatcore.registry import implements
+from heatcore.values import replace
 
 
 def car_dashboard(state: RaceState, car: int) -> Dashboard:
@@ -48,6 +49,25 @@ def plan_actions(state: RaceState, turn: Turn) -> list[Lay | Go]:
     if turn.plan:
         out += [Go(turn.car, "one"), Go(turn.car, "flat")]
     return out
+
+
+def overtakes_refused(state: RaceState, turn: Turn) -> list[Lay]:
+    """The lays refused only by the cars beside their space: each would be legal if every
+    other car stood in gear 0 and no yellow flag were out (in canonical order)."""
+    others = tuple(c if i == turn.car else replace(c, gear=0) for i, c in enumerate(state.cars))
+    free = replace(state, cars=others, yellow=())
+    legal = {(s.die, s.to) for s in next_steps(state, turn)}
+    return [Lay(turn.car, s.die, s.to) for s in next_steps(free, turn)
+            if (s.die, s.to) not in legal]
+
+
+@implements("rgt.move.overtake-gear", "rgt.damage.yellow-flag")
+def lay_refusal_rule(state: RaceState, turn: Turn, lay: Lay) -> str:
+    """The rule that refuses an illegal lay: a yellow flag or overtaking when only the cars
+    beside its space stand in the way, else moving forward."""
+    if lay in overtakes_refused(state, turn):
+        return "rgt.damage.yellow-flag" if state.yellow else "rgt.move.overtake-gear"
+    return "rgt.move.forward"
 
 
 @implements("rgt.turn.must-move", "rgt.move.blocked")
