@@ -9,7 +9,10 @@ from typing import Any
 
 from heatcore.conformance.heat import HeatBinding
 from heatcore.conformance.serve import run
+from heatcore.events import Event
 from heatcore.rulings import make_rulings, parse_ruling_option
+from heatcore.state import RaceState, Turn
+from heatcore.values import replace
 
 
 def serve_mutant(name: str, argv: list[str] | None = None) -> int:
@@ -35,3 +38,20 @@ def patch(module: ModuleType, name: str, value: Any) -> Any:
 def original(module: ModuleType, name: str) -> Any:
     """The current value of ``module.name``."""
     return vars(module)[name]
+
+
+def keep_gear_after(module: ModuleType, name: str, kind: str) -> None:
+    """Patch the step ``module.name`` (``(state, turn, events) -> state``) so that the car
+    keeps the gear it had whenever the step emits an event of ``kind``: an engine that
+    forgets a "back to 1st gear" rule."""
+    step = original(module, name)
+
+    def kept(state: RaceState, turn: Turn, events: list[Event]) -> RaceState:
+        gear = state.cars[turn.car].gear
+        before = len(events)
+        after: RaceState = step(state, turn, events)
+        if any(e.kind == kind for e in events[before:]):
+            after = after.with_car(turn.car, replace(after.cars[turn.car], gear=gear))
+        return after
+
+    patch(module, name, kept)
