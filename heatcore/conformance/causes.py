@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from heatcore.conformance.binding import JSON
@@ -80,3 +81,32 @@ def group(divergences: list[Divergence]) -> list[Cause]:
             cause.races.append(div.race)
     return sorted(causes.values(), key=lambda c: (-len(c.cases) - len(c.races), -c.count,
                                                   c.rule, c.what))
+
+
+def json_paths(want: JSON, got: JSON, where: str = "",
+               itemised: Callable[[str, list[JSON], list[JSON]], bool] = lambda *_: False,
+               empty: frozenset[str] = frozenset()) -> list[str]:
+    """The paths at which two JSON values differ (``$`` for the whole), each once, in key
+    order (every ruleset's attribution reads states through it). Objects are compared key by
+    key (a key of ``empty`` counts as ``{}`` when absent); lists for which
+    ``itemised(path, want, got)`` holds item by item under ``path[]``, and ``path`` itself
+    when their lengths differ; anything else as a whole."""
+    out: list[str] = []
+    if want == got:
+        return out
+    if isinstance(want, dict) and isinstance(got, dict):
+        for key in sorted(set(want) | set(got), key=str):
+            sub = f"{where}.{key}" if where else str(key)
+            a, b = want.get(key), got.get(key)
+            if key in empty:
+                a, b = {} if a is None else a, {} if b is None else b
+            out.extend(p for p in json_paths(a, b, sub, itemised, empty) if p not in out)
+    elif isinstance(want, list) and isinstance(got, list) and itemised(where, want, got):
+        for a, b in zip(want, got, strict=False):
+            out.extend(p for p in json_paths(a, b, f"{where}[]", itemised, empty)
+                       if p not in out)
+        if len(want) != len(got):
+            out.append(where)
+    else:
+        out.append(where or "$")
+    return out

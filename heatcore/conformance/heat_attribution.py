@@ -27,6 +27,7 @@ from heatcore.actions import (
     Slipstream,
 )
 from heatcore.conformance.binding import JSON, Attribution
+from heatcore.conformance.causes import json_paths
 from heatcore.engine import check_action, legal_actions
 from heatcore.errors import RulesError
 from heatcore.notation import parse_action, state_from_dict
@@ -231,31 +232,11 @@ def _kind(action: str) -> str:
     return "adrenaline" if verb.startswith("adrenaline") else verb
 
 
-def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
-    """The differing paths of two JSON values, list indices of cars written ``[]``."""
-    out: list[str] = []
-    if want == got:
-        return out
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key in sorted(set(want) | set(got), key=str):
-            sub = f"{where}.{key}" if where else str(key)
-            if key == "rulings" and isinstance(want.get(key, {}), dict) \
-                    and isinstance(got.get(key, {}), dict):  # left out: the defaults
-                out.extend(paths(want.get(key) or {}, got.get(key) or {}, sub))
-            elif key in want and key in got and isinstance(want[key], dict) \
-                    and isinstance(got[key], dict):
-                out.extend(paths(want[key], got[key], sub))
-            elif key == "cars" and isinstance(want.get(key), list) \
-                    and isinstance(got.get(key), list):
-                for a, b in zip(want[key], got[key], strict=False):
-                    out.extend(p for p in paths(a, b, "cars[]") if p not in out)
-                if len(want[key]) != len(got[key]):
-                    out.append("cars")
-            elif want.get(key) != got.get(key):
-                out.append(sub)
-    else:
-        out.append(where or "$")
-    return out
+def paths(want: JSON, got: JSON) -> list[str]:
+    """The differing paths of two Heat states (:func:`json_paths`): the cars item by item
+    (``cars[]``), the rulings left out counting as the defaults."""
+    return json_paths(want, got, itemised=lambda path, _a, _b: path == "cars",
+                      empty=frozenset({"rulings"}))
 
 
 #: State paths, the most telling first: a state playing other rulings than the race is

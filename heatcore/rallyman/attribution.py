@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from heatcore.conformance.binding import JSON, Attribution, Rejected
+from heatcore.conformance.causes import json_paths
 from heatcore.errors import RulesError
 from heatcore.rallyman.actions import Focus, Go, Keep, Lay, Pit, Relay, Side, Stop
 from heatcore.rallyman.track import Track, load_track
@@ -87,26 +88,14 @@ class _Found:
         self.rules.extend(i for i in ids if i and i not in self.rules)
 
 
-def paths(want: JSON, got: JSON, where: str = "") -> list[str]:
-    """The differing paths of two JSON values; list items are written ``[]``."""
-    out: list[str] = []
-    if want == got:
-        return out
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key in sorted(set(want) | set(got), key=str):
-            sub = f"{where}.{key}" if where else str(key)
-            for p in paths(want.get(key), got.get(key), sub):
-                if p not in out:
-                    out.append(p)
-    elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) \
-            and all(isinstance(x, dict) for x in want + got):
-        for a, b in zip(want, got, strict=True):
-            for p in paths(a, b, f"{where}[]"):
-                if p not in out:
-                    out.append(p)
-    else:
-        out.append(where or "$")
-    return out
+def paths(want: JSON, got: JSON) -> list[str]:
+    """The differing paths of two Rallyman GT states (:func:`json_paths`): lists of objects
+    of the same length item by item (``cars[]``, ``turn.plan[]``)."""
+    return json_paths(want, got, itemised=_same_shape_objects)
+
+
+def _same_shape_objects(_path: str, want: list[JSON], got: list[JSON]) -> bool:
+    return len(want) == len(got) and all(isinstance(x, dict) for x in want + got)
 
 
 def state_field(path: str) -> str:
