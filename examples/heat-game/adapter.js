@@ -60,15 +60,20 @@ class HeatGame extends Adapter {
     const car = S.cars[i];
     const T = this.track(S.track).spaces_per_lap;
     const turn = S.turn && S.turn.car === car.id ? S.turn : null;
+    // heat-game moves the played cards and every flipped card to the discard pile as it
+    // reveals: once this car's cards are revealed, heatcore's play area (`played`,
+    // `flipped`) is part of heat-game's discard pile.
+    const revealed = turn && turn.stage !== 'reveal';
+    const discard = revealed ? [...car.discard, ...car.played, ...car.flipped] : car.discard;
     return {
       id: car.id, gear: car.gear, hand: car.hand.map(toCard),
       drawPile: [...car.deck].reverse().map(toCard), // heat-game draws with pop()
-      discardPile: car.discard.map(toCard),
+      discardPile: discard.map(toCard),
       engineZone: Array.from({ length: car.engine }, () => ({ type: 'heat' })),
       position: car.position, lapCount: Math.max(0, Math.floor(car.position / T)),
       speed: turn ? turn.speed : 0, hasBoosted: turn ? turn.boosted : false,
       adrenalineCooldownBonus: turn && turn.adrenaline ? 1 : 0,
-      playedCards: car.played.map(toCard), previousPosition: turn ? turn.start_position : car.position,
+      playedCards: revealed ? [] : car.played.map(toCard), previousPosition: turn ? turn.start_position : car.position,
       lapRounds: [],
     };
   }
@@ -80,6 +85,7 @@ class HeatGame extends Adapter {
       deck: [...p.drawPile].reverse().map(fromCard), discard: canonical(p.discardPile.map(fromCard)),
       engine: p.engineZone.filter((c) => c.type === 'heat').length, position: p.position,
       played: canonical(p.playedCards.map(fromCard)),
+      flipped: [], // heat-game keeps no flipped card aside: they are in its discard pile
     });
     // heat-game has no spots: every car is reported on the racing line.
     car.racing_line = true;
@@ -182,7 +188,7 @@ class HeatGame extends Adapter {
       if (verb !== 'gear' || S.order[S.cursor] !== name) throw new Refused('illegal-action', `not ${name}'s plan`);
       this.plan(S, i, Number(rest[0]), rest.slice(2));
       S.cursor += 1;
-      if (S.cursor === S.order.length) { S.cursor = 0; this.startTurn(S); }
+      if (S.cursor === S.order.length) { S.cursor = 0; this.planningDone(S); this.startTurn(S); }
       return;
     }
     if (S.phase !== 'turn' || S.turn.car !== name) throw new Refused('illegal-action', `not ${name}'s turn`);
@@ -218,15 +224,40 @@ class HeatGame extends Adapter {
     }
   }
 
+  // Simultaneous planning (HOWTO sections 3, 5 and 7): a plan takes nothing into effect
+  // until the round's last plan is in. A plan only moves its cards from the hand to
+  // `played` (gear, engine and discard pile stay as they were), so the state carries the
+  // buffered plan: its gear is the number of cards in `played`, a cluttered play included.
   plan(S, i, gear, cards) {
-    const shifted = this.e.shiftGear(this.player(S, i), gear);
+    const car = S.cars[i];
+    this.played(S, this.player(S, i), gear, cards); // heat-game's own checks, on a scratch copy
+    const hand = [...car.hand];
+    pickIndices(hand, cards).sort((a, b) => b - a).forEach((k) => hand.splice(k, 1));
+    Object.assign(car, { hand: canonical(hand), played: canonical(cards) });
+  }
+
+  // The car after heat-game's gear-shift and play-cards phases for this plan.
+  played(S, p, gear, cards) {
+    const shifted = this.e.shiftGear(p, gear);
     if (!shifted.ok) throw new Refused('illegal-action', shifted.reason);
-    const g = { ...this.game(S, 'play-cards', i), players: [shifted.player] };
     const cluttered = cards.includes('H');
-    const hand = shifted.player.hand.map(fromCard);
-    const indices = cluttered ? [] : pickIndices(hand, cards);
-    const r = this.e.executePlayCardsPhase(g, [{ playerIndex: 0, cardIndices: indices }]);
-    this.readBack(S, i, r.players[0]);
+    const indices = cluttered ? [] : pickIndices(shifted.player.hand.map(fromCard), cards);
+    const g = { ...this.game(S, 'play-cards', 0), players: [shifted.player] };
+    return this.e.executePlayCardsPhase(g, [{ playerIndex: 0, cardIndices: indices }]).players[0];
+  }
+
+  // With the round's last plan every buffered plan takes effect (the one-gear shifts, then
+  // each two-gear shift paying its Heat: each car pays from its own engine, so the order
+  // changes no state), through heat-game's shiftGear and executePlayCardsPhase.
+  planningDone(S) {
+    for (const name of S.order) {
+      const i = this.index(name);
+      const car = S.cars[i];
+      const cards = [...car.played];
+      const before = { ...car, hand: canonical([...car.hand, ...cards]), played: [] };
+      const p = this.player({ ...S, cars: S.cars.map((c, k) => (k === i ? before : c)) }, i);
+      this.readBack(S, i, this.played(S, p, cards.length, cards));
+    }
   }
 
   startTurn(S) {
@@ -324,7 +355,7 @@ function pickIndices(hand, cards) {
 Object.assign(HELLO, {
   implementation: { name: 'heat-game (johntylernyc/heat-game)', version: 'b5ad70a' },
   compare: ['state', 'legal'],
-  rulings: [],
+  rulings: ['ruling.simultaneous-planning'],
   tracks: ['france', 'great-britain', 'italia', 'usa'],
 });
 
