@@ -13,10 +13,12 @@ and events, and the ``heatcore.validity`` flags of the state reached.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import MalformedInput
+from heatcore.events import Event
 from heatcore.notation import setup_from_dict, state_from_json, state_to_json
 from heatcore.oracle.model import RaceModel
 from heatcore.perft import chance_action
@@ -64,6 +66,27 @@ class Expansion:
     violations: list[str] = field(default_factory=list)
     deadlock_count: int = 0
     violation_count: int = 0
+    exercised: dict[str, int] = field(default_factory=dict)
+
+
+def tally(state: RaceState, events: Iterable[Event], counts: dict[str, int]) -> None:
+    """Count what one checked transition from ``state`` exercised, into ``counts``: each
+    event kind, each ``moved`` by its cause (``moved by slipstream``...), a move that ended
+    short of its spaces (``blocked``) and a corner paid with Heat (``corner paid``)."""
+    position = {index: car.position for index, car in enumerate(state.cars)}
+    for event in events:
+        keys = [event.kind]
+        car = event.car
+        if event.kind == "moved" and car is not None:
+            keys.append(f"moved by {event.get('by')}")
+            if event.get("position") - position[car] < event.get("spaces"):
+                keys.append("blocked")
+        if event.kind in ("moved", "spun-out") and car is not None:
+            position[car] = event.get("position")
+        if event.kind == "corner" and event.get("heat"):
+            keys.append("corner paid")
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
 
 
 def _checked_step(state: RaceState, action: object, seed: int,
@@ -76,16 +99,19 @@ def _checked_step(state: RaceState, action: object, seed: int,
     try:
         after, events = apply(state, action)  # type: ignore[arg-type]
         checker.step(state, action, after, events)  # type: ignore[arg-type]
+        seen = list(events)
         while after.is_chance():
             shuffle = chance_action(after, seed)
             nxt, events = apply(after, shuffle)
             checker.step(after, shuffle, nxt, events)
             after = nxt
+            seen += events
     except (RuleViolation, AssertionError) as error:
         out.violation_count += 1
         if len(out.violations) < KEEP:
             out.violations.append(f"{action} from {state_to_json(state)}: {error}")
         return None
+    tally(state, seen, out.exercised)
     return after
 
 
@@ -131,6 +157,13 @@ class Report:
     violations: int = 0
     examples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    exercised: dict[str, int] = field(default_factory=dict)  # see :func:`tally`
+
+    def figures(self) -> dict[str, int]:
+        """The figures that do not depend on the machine (as recorded in explore.json)."""
+        return {"states": self.states, "transitions": self.transitions, "depth": self.depth,
+                "finished": self.finished, "longest": self.longest,
+                "deadlocks": self.deadlocks, "violations": self.violations}
 
     def lines(self) -> list[str]:
         """The figures for people."""
@@ -139,7 +172,9 @@ class Report:
                f"depth: {self.depth} decisions", f"finished races (distinct end states): "
                f"{self.finished}", f"longest race: {self.longest} rounds",
                f"deadlocks: {self.deadlocks}", f"invariant violations: {self.violations}",
-               f"time: {self.seconds:.1f} s ({rate:,.0f} states/s)"]
+               f"time: {self.seconds:.1f} s ({rate:,.0f} states/s)",
+               "exercised (transitions' events): " + ", ".join(
+                   f"{key} {count}" for key, count in sorted(self.exercised.items()))]
         out += [f"  {e[:400]}" for e in self.examples]
         return out
 

@@ -39,6 +39,8 @@ def explore(setup: RaceSetup, seed: int, backend: Backend | None = None,
             report.longest = max(report.longest, found.longest)
             report.deadlocks += found.deadlock_count
             report.violations += found.violation_count
+            for key, count in found.exercised.items():
+                report.exercised[key] = report.exercised.get(key, 0) + count
             report.examples += [f"deadlock: {d}" for d in found.deadlocks]
             report.examples += [f"violation: {v}" for v in found.violations]
             for key in found.children:

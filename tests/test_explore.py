@@ -1,5 +1,6 @@
 """Exhaustive exploration (spec/explore.md): a 2-car and a 3-car configuration exhausted
-with no deadlock and no violation, and planted bugs (one adds behaviour, one removes it)
+with no deadlock and no violation, their figures equal to those recorded in
+spec/tracks/constructed/explore.json, and planted bugs (one adds behaviour, one removes it)
 that the per-transition checks and the deadlock count catch."""
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ from heatcore.track import load_track, track_ids
 RULES = ("round.sequence", "finish.ranking", "place.blocked")
 
 
+def recorded(name: str) -> dict[str, int]:
+    """The figures explore.json records for a configuration."""
+    figures = configurations()[name]["figures"]
+    assert isinstance(figures, dict)
+    return figures
+
+
 def test_configurations_play_on_constructed_tracks_only() -> None:
     for name in configurations():
         setup, _ = configuration(name)
@@ -34,12 +42,28 @@ def test_two_cars_are_exhausted_without_deadlock_or_violation() -> None:
     assert report.deadlocks == 0 and report.violations == 0, report.examples
     assert report.states > 1000 and report.finished > 0 and report.longest >= 1
     assert report.transitions >= report.states - 1
+    assert report.figures() == recorded("stub-2")
+
+
+@pytest.mark.rules(*RULES, "slipstream.move", "corner.pay-heat", "corner.spin",
+                   "react.boost", "adrenaline.effects")
+def test_three_cars_are_exhausted_without_deadlock_or_violation() -> None:
+    """kink-3: three cars that block each other, slipstream, boost, take the adrenaline,
+    pay Heat at the corner and spin, every state and transition checked."""
+    setup, seed = configuration("kink-3")
+    assert setup.players == 3
+    report = run_explore(setup, seed)
+    assert report.deadlocks == 0 and report.violations == 0, report.examples
+    assert report.figures() == recorded("kink-3")
+    for what in ("blocked", "moved by slipstream", "moved by boost", "moved by adrenaline",
+                 "corner paid", "spun-out"):
+        assert report.exercised.get(what, 0) > 0, what
 
 
 @pytest.mark.rules(*RULES)
 @pytest.mark.skipif(not os.environ.get("HEATCORE_EXPLORE_3CAR"),
                     reason="the 3-car exhaustion takes minutes of CPU: set HEATCORE_EXPLORE_3CAR=1")
-def test_three_cars_are_exhausted_without_deadlock_or_violation() -> None:
+def test_stub_3_is_exhausted_without_deadlock_or_violation() -> None:
     setup, seed = configuration("stub-3")
     assert setup.players == 3
     report = run_explore(setup, seed)
