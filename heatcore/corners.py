@@ -8,7 +8,7 @@ from heatcore.garage.symbols import adjusted_limit
 from heatcore.garage.turn import adjust
 from heatcore.placement import free_spot_from, occupied
 from heatcore.registry import implements
-from heatcore.rulings import SETBACK_CORNER, STRESS_SUPPLY
+from heatcore.rulings import GARAGE_ADJUST, SETBACK_CORNER, STRESS_SUPPLY
 from heatcore.state import RaceState, Turn
 from heatcore.values import replace
 from heatcore.weather import corner_heat, corner_limit
@@ -37,7 +37,8 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
     for line in lines:
         limit = corner_limit(state, line.number, line.limit)
         if state.garage is not None:
-            limit = adjusted_limit(limit, adjust(state, turn.car))
+            limit = adjusted_limit(limit, adjust(state, turn.car),
+                                   not state.rulings.chose(GARAGE_ADJUST, "unclamped"))
         excess = corner_heat(state, line.number, turn.speed - limit)
         if excess <= 0:
             events.append(event("corner", turn.car, corner=line.number, limit=limit,

@@ -23,15 +23,18 @@ BLOCKED_OWN_SPACE = "ruling.blocked-own-space"
 SPIN_DISCARD = "ruling.spin-discard"
 FINISHED_DISCARD_DRAW = "ruling.finished-car-discard-draw"
 SETBACK_CORNER = "ruling.setback-corner"
-# module rulings (weather, Legends): they change nothing in a race without the module
+# module rulings (weather, Legends, Garage): they change nothing in a race without the module
 COOLING_BONUS_COOLDOWN = "ruling.cooling-bonus-own-cooldown"
 SLIPSTREAM_BONUS_PART = "ruling.slipstream-bonus-all-or-nothing"
 FREE_BOOST_ENGINE = "ruling.free-boost-empty-engine"
 LEGEND_BLOCKED_SPOT = "ruling.legend-blocked-spot"
 LEGEND_ADRENALINE_COUNT = "ruling.legend-adrenaline-count"
+GARAGE_ADJUST = "ruling.garage-adjust"
+GARAGE_SALVAGE = "ruling.garage-salvage-few"
 #: The switchable rulings of the modules (they change nothing in a core race).
 MODULE_RULINGS = frozenset({COOLING_BONUS_COOLDOWN, SLIPSTREAM_BONUS_PART, FREE_BOOST_ENGINE,
-                            LEGEND_BLOCKED_SPOT, LEGEND_ADRENALINE_COUNT})
+                            LEGEND_BLOCKED_SPOT, LEGEND_ADRENALINE_COUNT, GARAGE_ADJUST,
+                            GARAGE_SALVAGE})
 
 #: Every (ruling, alternative) the engines know how to play, besides the defaults.
 KNOWN_ALTERNATIVES = frozenset({
@@ -48,6 +51,8 @@ KNOWN_ALTERNATIVES = frozenset({
     (FREE_BOOST_ENGINE, "needs-heat"),
     (LEGEND_BLOCKED_SPOT, "stay"),
     (LEGEND_ADRENALINE_COUNT, "players-only"),
+    (GARAGE_ADJUST, "unclamped"),
+    (GARAGE_SALVAGE, "cards-only"),
 })
 
 

@@ -898,6 +898,10 @@ ALTERNATIVE_KILLERS: dict[tuple[str, str], str] = {
         "test_module_rulings::test_stay_keeps_a_legend_whose_space_is_full_where_it_is",
     ("ruling.legend-adrenaline-count", "players-only"):
         "test_module_rulings::test_players_only_counts_the_players_cars_for_two_adrenaline_places",
+    ("ruling.garage-adjust", "unclamped"):
+        "test_garage_rulings::test_under_unclamped_an_adjusted_limit_below_zero_stands",
+    ("ruling.garage-salvage-few", "cards-only"):
+        "test_garage_rulings::test_under_cards_only_salvage_takes_no_heat_and_no_stress",
 }
 
 ALTERNATIVES_IGNORED: tuple[Planted, ...] = tuple(

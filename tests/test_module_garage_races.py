@@ -177,7 +177,7 @@ def test_the_checker_catches_an_accelerate_that_counts_one_too_many(
 
 def test_the_checker_catches_adjust_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): Adjust never changes a corner's limit."""
-    monkeypatch.setattr(corners, "adjusted_limit", lambda limit, adjust: limit)
+    monkeypatch.setattr(corners, "adjusted_limit", lambda limit, adjust, clamped=True: limit)
     assert _scene("adjust")
 
 
@@ -223,3 +223,4 @@ def test_the_fast_engine_refuses_the_garage_naming_it() -> None:
     with pytest.raises(UnsupportedModule) as refused:
         FastRace.start(setup)
     assert refused.value.module == "garage"
+

@@ -89,6 +89,16 @@ def scrap(car: Car, n: int) -> tuple[Car, tuple[Card, ...]]:
 
 
 @implements("upgrade.salvage", "ruling.garage-salvage-few")
+def salvageable(discard: tuple[Card, ...], cards_only: bool = False) -> tuple[Card, ...]:
+    """The discard pile's cards a Salvage may take: all of them (the default of
+    ruling.garage-salvage-few), or only basic and upgrade cards (its alternative
+    cards-only: no Heat, no Stress)."""
+    if not cards_only:
+        return discard
+    return tuple(c for c in discard if c not in (HEAT, STRESS))
+
+
+@implements("upgrade.salvage", "ruling.garage-salvage-few")
 def salvage(car: Car, cards: tuple[Card, ...]) -> Car:
     """Salvage: ``cards`` from the discard pile onto the deck (the shuffle that follows is a
     chance outcome the engine awaits)."""
@@ -112,9 +122,10 @@ def accelerate(n: int, increases: int) -> int:
 
 
 @implements("upgrade.adjust", "ruling.garage-adjust")
-def adjusted_limit(limit: int, adjust: int) -> int:
-    """A corner's speed limit after the turn's Adjust symbols, never below 0."""
-    return max(0, limit + adjust)
+def adjusted_limit(limit: int, adjust: int, clamped: bool = True) -> int:
+    """A corner's speed limit after the turn's Adjust symbols: never below 0 (the default
+    of ruling.garage-adjust), or as it comes when not ``clamped`` (its alternative)."""
+    return max(0, limit + adjust) if clamped else limit + adjust
 
 
 @implements("upgrade.refresh", "ruling.garage-refresh-order")

@@ -20,6 +20,7 @@ from heatcore.garage.data import STARTING_UPGRADES
 from heatcore.garage.data import symbols as vocabulary
 from heatcore.placement import move_car
 from heatcore.registry import implements
+from heatcore.rulings import GARAGE_SALVAGE
 from heatcore.state import Car, Garage, RaceState, Stage, Turn
 from heatcore.values import replace
 from heatcore.weather import cooldown_allowed, heat_per_car
@@ -122,9 +123,10 @@ def _options(state: RaceState, turn: Turn, car: Car, card: Card, symbol: str,
         stress = car.hand.count(STRESS)
         return [UseSymbol(who, card, symbol, k) for k in range(1, min(n, stress) + 1)]
     if symbol == "salvage":
+        pool = sy.salvageable(car.discard, state.rulings.chose(GARAGE_SALVAGE, "cards-only"))
         return [UseSymbol(who, card, symbol, 0, taken)
-                for size in range(1, min(n, len(car.discard)) + 1)
-                for taken in dict.fromkeys(combinations(car.discard, size))]
+                for size in range(1, min(n, len(pool)) + 1)
+                for taken in dict.fromkeys(combinations(pool, size))]
     if symbol == "accelerate":
         return ([UseSymbol(who, card, symbol)]
                 if sy.speed_increases(car.played, turn.boosted) else [])

@@ -56,6 +56,8 @@ from heatcore.rulings import (
     COOLING_BONUS_COOLDOWN,
     FINISHED_DISCARD_DRAW,
     FREE_BOOST_ENGINE,
+    GARAGE_ADJUST,
+    GARAGE_SALVAGE,
     LEGEND_ADRENALINE_COUNT,
     LEGEND_BLOCKED_SPOT,
     SETBACK_CORNER,
@@ -547,7 +549,11 @@ class RaceModel:
                 self.rulings.chose(COOLING_BONUS_COOLDOWN, "gear-plus-one"),
                 self.rulings.chose(FREE_BOOST_ENGINE, "needs-heat"))
             if self.garage:
-                choices |= og.react_options(i, car.hand, car.discard, car.played, turn.used,
+                pool = car.discard  # ruling.garage-salvage-few: which cards Salvage takes
+                if self.rulings.chose(GARAGE_SALVAGE, "cards-only"):
+                    pool = Counter({c: k for c, k in car.discard.items()
+                                    if c not in (og.HEAT, og.STRESS)})
+                choices |= og.react_options(i, car.hand, pool, car.played, turn.used,
                                             turn.boosted, self._effect(i) != "no-cooldown",
                                             sub_multisets)
                 if og.mandatory_left(car.played, turn.used):
@@ -671,8 +677,10 @@ class RaceModel:
             excess = turn.speed - limit
             if self.weather is not None:  # road.limit, road.overheat
                 limit, excess = self.weather.corner(number, limit, turn.speed)
-            if self.garage:  # upgrade.adjust: the cards in play, never below 0
-                limit = max(0, limit + sum(og.printed(c, "adjust") for c in car.played))
+            if self.garage:  # upgrade.adjust: the cards in play; ruling.garage-adjust
+                limit += sum(og.printed(c, "adjust") for c in car.played)
+                if not self.rulings.chose(GARAGE_ADJUST, "unclamped"):
+                    limit = max(0, limit)
                 excess = turn.speed - limit
                 if excess > 0 and self.weather is not None and (
                         self.weather.road[number - 1] == "overheat"):
