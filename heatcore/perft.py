@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from heatcore.actions import Action, Shuffle
 from heatcore.cards import Card, canonical
+from heatcore.cleanup import shuffled_cards
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import MalformedInput
 from heatcore.setup import RaceSetup, random_setup, start_race
@@ -53,8 +54,7 @@ def chance_action(state: RaceState, seed: int) -> Shuffle:
         raise MalformedInput("deck.reshuffle", "the state awaits no shuffle")
     if state.is_legend(car):
         raise MalformedInput("legend.deck", "perft counts core races only (no Legends)")
-    mine = state.cars[car]
-    return Shuffle(car, shuffle_order(mine.deck + mine.discard, seed, car))
+    return Shuffle(car, shuffle_order(shuffled_cards(state, car), seed, car))
 
 
 Step = Callable[[RaceState, Action], RaceState]

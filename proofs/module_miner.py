@@ -15,6 +15,8 @@ from ``spec/tracks``, not from the engine). Situations:
   Slipstream boost +1 together). No witness exists: a sector holds one road token, so no
   sector gives both (UNSAT on every base track); the control lets a sector hold two tokens
   and finds one (SAT). The situation is a proof, not a source of cases.
+- The Garage's upgrade edge cases (``adjust-corner``, ``refresh-empty-deck``,
+  ``salvage-reshuffle``) are mined by :mod:`proofs.garage_miner`.
 - The Legend stop before a second corner line is mined by
   :func:`proofs.modules.mine_legend_stops`.
 """
@@ -22,11 +24,12 @@ from ``spec/tracks``, not from the engine). Situations:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import z3
 
+from proofs import garage_miner
+from proofs.module_witness import ModuleWitness
 from proofs.modules import Lines, lines, sector_model
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
@@ -35,20 +38,6 @@ from proofs.track_graph import BASE_TRACKS, load_track_data
 CORNER_TOKENS = ("limit-plus", "limit-plus", "overheat", "overheat", "limit-minus",
                  "limit-minus")
 BACKGROUND = ("U0", "U5", "1", "1", "2", "2", "3")  # a car with this hand plays U0, stays
-
-
-@dataclass(frozen=True)
-class ModuleWitness:
-    """One mined situation: the track, where the car starts, what it plays, the road tokens
-    and the encoding's prediction."""
-
-    situation: str
-    track: str
-    start: int
-    cards: tuple[str, ...]
-    road: tuple[str, ...]
-    engine: int
-    predicted: dict[str, Any]
 
 
 def _first_lap(tl: Lines) -> list[tuple[int, int, int]]:
@@ -169,6 +158,7 @@ MINERS: dict[str, tuple[str, tuple[str, ...], Callable[[str, int], list[ModuleWi
     "overheat-spin": ("an Overheat corner's extra Heat makes a car spin that could pay the "
                       "printed excess", ("road.overheat", "corner.spin", "corner.pay-heat"),
                       mine_overheat_spin),
+    **garage_miner.MINERS,
 }
 #: Situations proved impossible instead of mined (name -> (proof, its control)).
 IMPOSSIBLE = {"slipstream-plus-three": (prove_no_slipstream_plus_three, "stacked-tokens")}
@@ -300,6 +290,7 @@ def overheat_spin_cases(witness: ModuleWitness, number: int, add: Add) -> list[s
 CASES: dict[str, Callable[[ModuleWitness, int, Add], list[str]]] = {
     "leave-no-cooldown": leave_no_cooldown_cases,
     "overheat-spin": overheat_spin_cases,
+    **garage_miner.CASES,
 }
 
 
