@@ -14,12 +14,14 @@ from test_module_garage_races import _checked_round
 
 from heatcore import corners
 from heatcore.actions import UseSymbol
-from heatcore.driver import random_shuffle
+from heatcore.driver import random_policy, random_shuffle
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import IllegalAction
 from heatcore.garage import symbols as sy
 from heatcore.garage import turn as gt
+from heatcore.race_checker import check_race
 from heatcore.rulings import make_rulings
+from heatcore.setup import random_setup
 from heatcore.state import RaceState
 
 # ---------------------------------------------------------------- ruling.garage-adjust
@@ -133,3 +135,18 @@ def test_the_checker_catches_an_engine_that_salvages_heat_under_cards_only(
     monkeypatch.setattr(gt.sy, "salvageable", lambda discard, cards_only=False: discard)
     state = _salvage_scene(CARDS_ONLY)
     assert "legal actions differ" in _checked_round(state, SALVAGE_PLAN)[0]
+
+
+# ---------------------------------------------------------------- random races
+
+@pytest.mark.parametrize(("ruling", "choice"), [("ruling.garage-adjust", "unclamped"),
+                                                ("ruling.garage-salvage-few", "cards-only")])
+def test_drafted_garage_races_under_each_alternative_pass_the_checker(ruling: str,
+                                                                      choice: str) -> None:
+    for seed in range(4):
+        rng = random.Random(seed)
+        setup = random_setup(("usa", "italia", "france", "great-britain")[seed], 2 + seed,
+                             rng, laps=1, modules=("garage",), draft=True,
+                             rulings=make_rulings({ruling: choice}))
+        _, final, _ = check_race(setup, random_policy, rng)
+        assert final.is_over() and final.rulings.chose(ruling, choice)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
+from itertools import product
 
 import pytest
 from garage_scenario import two_cars
@@ -29,6 +30,7 @@ from heatcore.notation import state_from_json, state_to_json
 from heatcore.race_checker import RaceChecker, RuleViolation, check_race, seeded_batch
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
+from heatcore.track import track_ids
 from heatcore.validity import Problem, status
 
 BASE_TRACKS = ("usa", "great-britain", "italia", "france")
@@ -42,13 +44,13 @@ GARAGE_RULES = ("garage.module", "garage.symbols-any-order", "garage.mandatory",
 
 @pytest.mark.rules(*GARAGE_RULES)
 def test_garage_races_finish_on_every_track_for_2_to_6_cars_checked_at_every_step() -> None:
+    """Every base track, 2-6 cars, each with a quick start and with a draft."""
     used: Counter[str] = Counter()
-    for k, track in enumerate(BASE_TRACKS):
-        for cars in range(2, 7):
-            seed = 10 * k + cars
+    for k, track in enumerate(track_ids()):  # every track the engine knows
+        for cars, draft in product(range(2, 7), (False, True)):
+            seed = 10 * k + cars + 100 * draft
             rng = random.Random(seed)
-            setup = random_setup(track, cars, rng, laps=1, modules=("garage",),
-                                 draft=bool(seed % 2))
+            setup = random_setup(track, cars, rng, laps=1, modules=("garage",), draft=draft)
             checker, final, actions = check_race(
                 setup, random_policy if seed % 2 else greedy_policy, rng)
             assert final.is_over() and sorted(final.ranking) == list(range(cars))
