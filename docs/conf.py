@@ -75,7 +75,9 @@ rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE",
                       "proofs.garage:CATALOGUE"]
 rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
 #: chapter id -> ``module:callable`` whose reStructuredText ends that chapter's page
-rulebook_chapter_extras = {"garage": "heatcore.garage.cards_page:cards_rst"}
+rulebook_chapter_extras = {"garage": "heatcore.garage.cards_page:cards_rst",
+                           "legends": "heatcore.module_pages:legends_rst",
+                           "weather": "heatcore.module_pages:weather_rst"}
 rulebook_includes = {
     "howto": "spec/schemas/HOWTO.md",
     "interpreting": "spec/schemas/INTERPRETING.md",
