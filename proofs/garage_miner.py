@@ -275,7 +275,8 @@ def adjust_corner_cases(witness: ModuleWitness, number: int, add: Add) -> list[s
     if problems:
         return problems
     add("upgrade.adjust", f"miner.adjust-corner.{witness.track}.{number}",
-        f"Mined by Z3: P1 from {witness.start} in gear 2 plays {cards} at {p['speed']} across "
+        f"Mined by Z3: on {witness.track}, P1 from {witness.start} in gear 2 plays {cards} at "
+        f"{p['speed']} across "
         f"corner {p['corner']} (printed limit {p['printed']}): {token}'s Adjust raises the "
         f"limit to {p['limit']}, so the corner costs {p['corner_heat']} Heat (the card's own "
         f"Heat: {p['card_heat']}), the cheapest such turn", start, {"steps": steps},
@@ -324,9 +325,9 @@ def _pile_cases(witness: ModuleWitness, number: int, add: Add, symbol: str,
             "back first" if symbol == "refresh" else
             f"Salvage of {discard_pick} with an empty deck: the deck shuffled is that one card")
     add(f"upgrade.{symbol}", f"miner.{witness.situation}.{witness.track}.{number}",
-        f"Mined by Z3: P1 from {witness.start} in gear {p['gear']} plays {cards}; {what}, "
-        f"then the replenish reshuffles the discard pile for the other "
-        f"{p['after_reshuffle']} cards", start, {"steps": steps},
+        f"Mined by Z3: on {witness.track}, P1 from {witness.start} in gear {p['gear']} plays "
+        f"{cards}; {what}, then the replenish reshuffles the discard pile for the rest of "
+        f"the hand ({p['after_reshuffle']} more)", start, {"steps": steps},
         f"mined:{witness.situation}:{witness.track}:{number}",
         also=("deck.reshuffle", "replenish.draw"))
     return []

@@ -49,6 +49,21 @@ class Attribution:
     what: str
 
 
+class CaseBinding(Protocol):
+    """What running fixture cases needs of a binding: its rule IDs, and states loaded,
+    their legal actions and actions applied (plain JSON)."""
+
+    name: str
+
+    def rule_ids(self) -> list[str]: ...
+
+    def load(self, state: JSON) -> JSON: ...
+
+    def legal(self, state: JSON) -> list[str]: ...
+
+    def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]: ...
+
+
 class Binding(Protocol):
     """A ruleset seen by the conformance kit. States, actions and events are plain JSON."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from heatcore.cliutil import CommandError, Parser
 from heatcore.conformance import SUITE_FORMAT
-from heatcore.conformance.binding import JSON, Binding, Rejected
+from heatcore.conformance.binding import JSON, CaseBinding, Rejected
 from heatcore.conformance.schema import SchemaError, check
 from heatcore.errors import RulesError
 from heatcore.files import write_atomic
@@ -92,7 +92,7 @@ def load_cases(folder: Path) -> list[JSON]:
     return cases
 
 
-def run_case(binding: Binding, case: JSON) -> str | None:
+def run_case(binding: CaseBinding, case: JSON) -> str | None:
     """Run a case on an in-process binding; None if it passes, else why not."""
     try:
         state = binding.load(case["state"])
@@ -124,8 +124,10 @@ def run_case(binding: Binding, case: JSON) -> str | None:
     return None
 
 
-def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]:
-    """Every problem of the corpus (empty when it is sound)."""
+def check_corpus(folder: Path, binding: CaseBinding, per_rule: int = 3,
+                 state_schema: str = "heat-state") -> list[str]:
+    """Every problem of the corpus (empty when it is sound); its states are checked
+    against schema ``state_schema``."""
     problems: list[str] = []
     known = set(binding.rule_ids())
     ids: Counter[str] = Counter()
@@ -157,7 +159,7 @@ def check_corpus(folder: Path, binding: Binding, per_rule: int = 3) -> list[str]
             problems += _missing_rulings(case)
             for name, state in _states(case):
                 try:
-                    check("heat-state", state)
+                    check(state_schema, state)
                     binding.load(state)
                 except (SchemaError, Rejected) as error:
                     problems.append(f"{cid}: {name} is not a valid state: {error}")
@@ -216,10 +218,18 @@ def main(argv: list[str]) -> int:
                     tick()
                 tick.stage(name)
             written = generate(folder, stage)
+        from heatcore.conformance.draft_fixtures import generate as generate_draft
+
+        written += generate_draft(folder / "draft")  # the Garage's draft, before any race
         total = sum(len(json.loads(p.read_text())["cases"]) for p in written)
         print(f"wrote {total} cases in {len(written)} files to {folder}")
         return 0
     problems = check_corpus(folder, HeatBinding())
+    if (folder / "draft").is_dir():
+        from heatcore.conformance.draft_fixtures import DraftBinding
+
+        problems += check_corpus(folder / "draft", DraftBinding(), state_schema="heat-draft")
+        cases += load_cases(folder / "draft")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
