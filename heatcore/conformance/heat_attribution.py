@@ -233,8 +233,9 @@ def _kind(action: str) -> str:
 
 
 def paths(want: JSON, got: JSON) -> list[str]:
-    """The differing paths of two Heat states (:func:`json_paths`): the cars item by item
-    (``cars[]``), the rulings left out counting as the defaults."""
+    """The differing paths of two Heat states
+    (:func:`~heatcore.conformance.causes.json_paths`): the cars item by item (``cars[]``),
+    the rulings left out counting as the defaults."""
     return json_paths(want, got, itemised=lambda path, _a, _b: path == "cars",
                       empty=frozenset({"rulings"}))
 

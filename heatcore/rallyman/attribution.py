@@ -89,8 +89,9 @@ class _Found:
 
 
 def paths(want: JSON, got: JSON) -> list[str]:
-    """The differing paths of two Rallyman GT states (:func:`json_paths`): lists of objects
-    of the same length item by item (``cars[]``, ``turn.plan[]``)."""
+    """The differing paths of two Rallyman GT states
+    (:func:`~heatcore.conformance.causes.json_paths`): lists of objects of the same length
+    item by item (``cars[]``, ``turn.plan[]``)."""
     return json_paths(want, got, itemised=_same_shape_objects)
 
 
