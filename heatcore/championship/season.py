@@ -1,0 +1,226 @@
+"""Playing a championship: the races of a season in order, each set up from the standings,
+the kept upgrades and its event card, its Sponsorship cards given as they are earned, and
+its points added to the standings. Every chance outcome (first grid, upgrades, each race's
+decks and the Sponsorship deck's shuffles) is drawn by one seeded generator and kept in the
+result, so the championship replays exactly from its log (``heatcore.championship.log``)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from heatcore.actions import Action
+from heatcore.championship.changes import apply_changes
+from heatcore.championship.data import EventCard, Season, SeasonRace, season
+from heatcore.championship.sponsors import (
+    Gain,
+    Sponsors,
+    give,
+    new_sponsors,
+    race_start,
+    reorder,
+    shuffle_order,
+)
+from heatcore.championship.standings import next_grid, race_points, result_order, standings
+from heatcore.championship.watch import RaceWatch
+from heatcore.driver import Policy, Race, greedy_policy, play
+from heatcore.engine import apply
+from heatcore.errors import MalformedInput
+from heatcore.events import Event
+from heatcore.garage.data import garage_deck
+from heatcore.garage.draft import ALL_DECKS, quick_start, run_draft, start_draft
+from heatcore.registry import implements
+from heatcore.setup import MAX_PLAYERS, MIN_PLAYERS, RaceSetup, start_race
+from heatcore.state import RaceState
+from heatcore.track import load_track
+from heatcore.weather import GARAGE, starting_cards
+
+#: A callback of the race loop: state before, action, state after, events.
+OnStep = Callable[[RaceState, Action, RaceState, tuple[Event, ...]], None]
+#: Plays (or replays) one race from its setup, calling back after each action.
+Runner = Callable[[RaceSetup, OnStep], Race]
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """One race of a championship: its place in the season, the sponsor deck's order drawn
+    before it, the race itself, every Sponsorship card given (before and during it), the
+    eliminated cars, the places, the points, and the totals and standings after it."""
+
+    number: int
+    season_race: SeasonRace
+    sponsor_order: tuple[str, ...]
+    race: Race
+    unplayed: tuple[str, ...]
+    gains: tuple[Gain, ...]
+    eliminated: tuple[int, ...]
+    order: tuple[int, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    standings: tuple[int, ...]
+    sponsors: Sponsors
+
+    @property
+    def event(self) -> EventCard:
+        """The race's event card."""
+        return self.season_race.event
+
+
+@dataclass(frozen=True)
+class Championship:
+    """A championship played to its end (or as far as it went)."""
+
+    year: int
+    players: int
+    upgrades: tuple[tuple[str, ...], ...]
+    races: tuple[RaceResult, ...]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's championship score."""
+        return self.races[-1].totals if self.races else (0,) * self.players
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """The players in standings order, leader first."""
+        return self.races[-1].standings if self.races else tuple(range(self.players))
+
+
+def check_players(players: int) -> None:
+    """MalformedInput unless a championship can seat ``players``."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise MalformedInput("setup.players", f"a championship takes {MIN_PLAYERS}-"
+                             f"{MAX_PLAYERS} players, not {players}")
+
+
+@implements("championship.carry-over", "garage.module")
+def expected_deck(track: str, upgrades: tuple[str, ...]) -> tuple[str, ...]:
+    """A player's cards for a race on ``track``: the starting deck plus their kept upgrades."""
+    return tuple(sorted(garage_deck(starting_cards(load_track(track), None).deck, upgrades)))
+
+
+def race_setup(race: SeasonRace, players: int, grid: tuple[int, ...],
+               upgrades: tuple[tuple[str, ...], ...], decks: tuple[tuple[str, ...], ...]
+               ) -> tuple[RaceSetup, tuple[str, ...]]:
+    """The race's setup (Garage module, the kept upgrades, the event's changes) and the
+    event changes the engine cannot play yet."""
+    track = load_track(race.track)
+    base = RaceSetup(race.track, players, track.laps, grid, decks, (GARAGE,),
+                     upgrades=upgrades)
+    return apply_changes(base, race.event)
+
+
+def _run(number: int, race: SeasonRace, setup: RaceSetup, unplayed: tuple[str, ...],
+         order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
+         runner: Runner) -> RaceResult:
+    """One race of the championship, played or replayed by ``runner``."""
+    sponsors = reorder(sponsors, order)
+    sponsors, gains = race_start(sponsors, setup.grid, race.event.sponsors)
+    watch: list[RaceWatch] = []
+    index = [0]
+
+    def on_step(before: RaceState, action: Action, after: RaceState,
+                events: tuple[Event, ...]) -> None:
+        if not watch:
+            watch.append(RaceWatch(start_race(setup)[0], race.event))
+        watch[0].step(index[0], before, after, events)
+        index[0] += 1
+
+    played = runner(setup, on_step)
+    if not watch:
+        watch.append(RaceWatch(start_race(setup)[0], race.event))
+    watch[0].finish(index[0] - 1)
+    earned = []
+    for claim in watch[0].claims:
+        sponsors, gain = give(sponsors, claim.car, claim.reason, claim.step, claim.corner)
+        earned.append(gain)
+    eliminated = tuple(watch[0].eliminated)
+    places = result_order(played.final.ranking, eliminated)
+    points = race_points(places, eliminated, race.event, setup.players)
+    new_totals = tuple(t + p for t, p in zip(totals, points, strict=True))
+    return RaceResult(number, race, order, played, unplayed, (*gains, *earned), eliminated,
+                      places, points, new_totals, standings(new_totals, places), sponsors)
+
+
+def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
+                    rng: random.Random) -> tuple[tuple[str, ...], ...]:
+    decks = []
+    for ups in upgrades:
+        deck = list(expected_deck(race.track, ups))
+        rng.shuffle(deck)
+        decks.append(tuple(deck))
+    return tuple(decks)
+
+
+@implements("championship.season", "championship.grid", "championship.carry-over")
+def play_championship(year: int, players: int, seed: int, policy: Policy = greedy_policy,
+                      draft: bool = False,
+                      progress: Callable[[RaceResult], None] | None = None) -> Championship:
+    """Play the season of ``year`` with ``players`` players from ``seed``: ``policy``
+    chooses every action; the first grid, the upgrades (quick start, or a random draft
+    with ``draft``), every deck and every sponsor shuffle come from the seed."""
+    check_players(players)
+    plan = season(year)
+    rng = random.Random(seed)
+    first = list(range(players))
+    rng.shuffle(first)
+    grid = tuple(first)
+    if draft:
+        upgrades = run_draft(start_draft(grid, players, ALL_DECKS), rng)[0].picks
+    else:
+        upgrades = quick_start(players, rng)
+    sponsors = new_sponsors(players)
+    totals = (0,) * players
+    results: list[RaceResult] = []
+    for number, race in enumerate(plan.races, start=1):
+        order = shuffle_order(sponsors, rng)
+        setup, unplayed = race_setup(race, players, grid, upgrades,
+                                     _shuffled_decks(race, upgrades, rng))
+
+        def runner(s: RaceSetup, on_step: OnStep) -> Race:
+            return play(s, policy, rng, on_step)
+
+        result = _run(number, race, setup, unplayed, order, sponsors, totals, runner)
+        results.append(result)
+        if progress is not None:
+            progress(result)
+        sponsors, totals = result.sponsors, result.totals
+        grid = next_grid(result.standings)
+    return Championship(year, players, upgrades, tuple(results))
+
+
+def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[Action],
+                order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
+                expected_grid: tuple[int, ...] | None,
+                upgrades: tuple[tuple[str, ...], ...]) -> RaceResult:
+    """Replay one recorded race after checking its setup is the one the championship makes
+    (track, laps, grid from the standings, kept upgrades, decks of the right cards)."""
+    want, unplayed = race_setup(race, setup.players, setup.grid, upgrades, setup.decks)
+    problems = [name for name, ok in (
+        ("track", setup.track == want.track), ("laps", setup.laps == want.laps),
+        ("modules", setup.modules == want.modules), ("upgrades", setup.upgrades == upgrades),
+        ("grid", expected_grid is None or setup.grid == expected_grid),
+        ("decks", all(Counter(d) == Counter(expected_deck(race.track, u))
+                      for d, u in zip(setup.decks, upgrades, strict=True)))) if not ok]
+    if problems:
+        raise MalformedInput("championship.season", f"race {number}: the logged setup's "
+                             f"{', '.join(problems)} differ from what the championship makes")
+
+    def runner(s: RaceSetup, on_step: OnStep) -> Race:
+        state, start_events = start_race(s)
+        events = []
+        for action in actions:
+            after, evs = apply(state, action)
+            on_step(state, action, after, evs)
+            events.append(evs)
+            state = after
+        return Race(s, tuple(actions), tuple(events), start_events, state)
+
+    return _run(number, race, want, unplayed, order, sponsors, totals, runner)
+
+
+def season_of(year: int) -> Season:
+    """The season of ``year`` (re-exported for the log reader)."""
+    return season(year)
