@@ -53,6 +53,7 @@ DELEGATED = {
     "golden": "heatcore.golden",
     "perft": "heatcore.perft_runs",
     "explore": "heatcore.explore_runs",
+    "championship": "heatcore.championship.cli",
 }
 
 #: Every subcommand and its line in ``heatcore --help``.
@@ -66,6 +67,7 @@ SUMMARIES = {
     "golden": "check or regenerate the golden playthroughs in tests/golden",
     "perft": "count the action sequences of a depth from a seeded start (--divide, reference)",
     "explore": "visit every reachable state of a small race and check each transition",
+    "championship": "play a Championship season (--season 1961) or replay its log",
 }
 
 
@@ -244,6 +246,7 @@ def add_replay(sub: Any) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay and print a race log or golden file, or every case of a fixture suite."""
+    from heatcore.championship.log import is_championship_log, replay_championship
     from heatcore.racelog import race_log_of
     from heatcore.witness import is_suite
 
@@ -253,6 +256,13 @@ def run_replay(args: argparse.Namespace) -> int:
         from heatcore.rallyman import racelog, report
 
         write_text(report.play_by_play(racelog.load_race(path)))
+        return 0
+    if is_championship_log(data):
+        from heatcore.championship.report import championship_lines
+
+        champ = replay_championship(data)
+        write_text("\n".join(championship_lines(champ)) + "\n")
+        print(f"championship log verified: same results ({len(champ.races)} races)")
         return 0
     log = race_log_of(data, path)
     if log is not None:

@@ -1,0 +1,109 @@
+"""The championship log: the season, the upgrades, and for each race the Sponsorship deck's
+order and the race log (setup with its chance outcomes, and every action), with the results
+for checking. Replaying it plays every race again and checks each result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from heatcore.championship.season import Championship, RaceResult, replay_race
+from heatcore.championship.data import season
+from heatcore.championship.sponsors import new_sponsors
+from heatcore.championship.standings import next_grid
+from heatcore.errors import MalformedInput, RulesError
+from heatcore.files import write_atomic
+from heatcore.notation import parse_action, setup_from_dict
+from heatcore.racelog import race_to_dict
+from heatcore.registry import implements
+from heatcore.state import car_name
+
+LOG_FORMAT = "heatcore.championship/1"
+
+
+def _race_dict(result: RaceResult) -> dict[str, Any]:
+    return {"track": result.season_race.track, "event": result.event.id,
+            "sponsor_order": list(result.sponsor_order), "race": race_to_dict(result.race),
+            "result": _race_result(result)}
+
+
+def _race_result(result: RaceResult) -> dict[str, Any]:
+    return {"places": [car_name(c) for c in result.order], "points": list(result.points),
+            "eliminated": [car_name(c) for c in result.eliminated],
+            "gains": [str(g) for g in result.gains],
+            "standings": [car_name(c) for c in result.standings]}
+
+
+def championship_to_dict(champ: Championship) -> dict[str, Any]:
+    """The championship as JSON data."""
+    return {"format": LOG_FORMAT, "season": champ.year, "players": champ.players,
+            "upgrades": [list(u) for u in champ.upgrades],
+            "races": [_race_dict(r) for r in champ.races],
+            "result": {"standings": [car_name(c) for c in champ.standings],
+                       "totals": list(champ.totals)}}
+
+
+def save_championship(champ: Championship, path: Path) -> None:
+    """Write the championship log (whole or not at all)."""
+    write_atomic(path, json.dumps(championship_to_dict(champ), indent=1) + "\n")
+
+
+def is_championship_log(data: Any) -> bool:
+    """Whether ``data`` is a championship log."""
+    return isinstance(data, dict) and data.get("format") == LOG_FORMAT
+
+
+def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise MalformedInput("championship.season", f"{where}: {key!r} must be "
+                             f"{kind.__name__}")
+    return value
+
+
+@implements("championship.season")
+def replay_championship(log: Any) -> Championship:
+    """Replay a championship log race by race; MalformedInput (or the race's rules error)
+    naming the race and what differs when it does not reproduce its recorded results."""
+    if not is_championship_log(log):
+        raise MalformedInput("championship.season", f"not a championship log (format "
+                             f"{LOG_FORMAT!r} expected)")
+    plan = season(_field(log, "season", int, "championship log"))
+    players = _field(log, "players", int, "championship log")
+    upgrades = tuple(tuple(u) for u in _field(log, "upgrades", list, "championship log"))
+    races = _field(log, "races", list, "championship log")
+    if len(races) != len(plan.races):
+        raise MalformedInput("championship.season", f"season {plan.year} has "
+                             f"{len(plan.races)} races, the log {len(races)}")
+    sponsors = new_sponsors(players)
+    totals = (0,) * players
+    grid: tuple[int, ...] | None = None
+    results: list[RaceResult] = []
+    for number, (race, entry) in enumerate(zip(plan.races, races, strict=True), start=1):
+        where = f"race {number}"
+        if not isinstance(entry, dict) or entry.get("track") != race.track \
+                or entry.get("event") != race.event.id:
+            raise MalformedInput("championship.season", f"{where}: season {plan.year} races "
+                                 f"on {race.track} with event {race.event.id}")
+        race_log = _field(entry, "race", dict, where)
+        setup = setup_from_dict(race_log.get("setup"))
+        texts = _field(race_log, "actions", list, where)
+        try:
+            actions = [parse_action(t) for t in texts]
+            result = replay_race(number, race, setup, actions,
+                                 tuple(_field(entry, "sponsor_order", list, where)), sponsors,
+                                 totals, grid, upgrades)
+        except RulesError as error:
+            raise type(error)(error.rule, f"{where}: {error.detail}") from None
+        if _race_result(result) != entry.get("result"):
+            raise MalformedInput("championship.season", f"{where}: the replay's result "
+                                 "differs from the logged one")
+        results.append(result)
+        sponsors, totals = result.sponsors, result.totals
+        grid = next_grid(result.standings)
+    champ = Championship(plan.year, players, upgrades, tuple(results))
+    if championship_to_dict(champ)["result"] != log.get("result"):
+        raise MalformedInput("championship.season", "the replay's standings differ from the "
+                             "logged ones")
+    return champ

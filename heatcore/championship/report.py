@@ -1,0 +1,56 @@
+"""A championship as readable text: each race's setup, sponsors, places and points, and the
+standings after it."""
+
+from __future__ import annotations
+
+from heatcore.championship.press import press_corners
+from heatcore.championship.season import Championship, RaceResult
+from heatcore.state import car_name
+from heatcore.track import load_track
+
+
+def _names(cars: tuple[int, ...]) -> str:
+    return " ".join(car_name(c) for c in cars)
+
+
+def race_lines(result: RaceResult, races: int) -> list[str]:
+    """The lines of one race."""
+    event, setup = result.event, result.race.setup
+    track = load_track(setup.track)
+    press = ", ".join(str(n) for n in sorted(press_corners(track, event))) or "none"
+    lines = [f"Race {result.number}/{races}: {track.name}, event {event.id} \"{event.title}\"",
+             f"  {event.text}",
+             f"  laps {setup.laps}; sponsors at the start {event.sponsors} each; "
+             f"press corners {press}",
+             f"  grid (pole first): {_names(setup.grid)}"]
+    if result.unplayed:
+        lines.append(f"  NOT PLAYED by the engine yet: {', '.join(result.unplayed)}")
+    for gain in result.gains:
+        when = "before the start" if gain.step < 0 else f"action {gain.step + 1}"
+        lines.append(f"  {when}: {gain}")
+    lines.append(f"  rounds: {result.race.final.round}, actions: {len(result.race.actions)}")
+    if result.eliminated:
+        lines.append(f"  eliminated (spun out): {_names(result.eliminated)}")
+    places = "  ".join(f"{i}. {car_name(c)} +{result.points[c]}"
+                       for i, c in enumerate(result.order, start=1))
+    lines.append(f"  result: {places}")
+    lines.append("  standings: " + "  ".join(f"{car_name(c)} {result.totals[c]}"
+                                             for c in result.standings))
+    return lines
+
+
+def championship_lines(champ: Championship) -> list[str]:
+    """Every race, then the final standings and who holds which upgrades and sponsors."""
+    races = len(champ.races)
+    lines = [f"Championship {champ.year}: {champ.players} players",
+             "Upgrades (kept all season): " + "; ".join(
+                 f"{car_name(i)} {' '.join(u)}" for i, u in enumerate(champ.upgrades))]
+    for result in champ.races:
+        lines.extend(race_lines(result, races))
+    lines.append("Final standings:")
+    held = champ.races[-1].sponsors.held if champ.races else ()
+    for place, car in enumerate(champ.standings, start=1):
+        cards = " ".join(held[car]) if held else ""
+        lines.append(f"  {place}. {car_name(car)} {champ.totals[car]} points"
+                     f"{'; sponsors held: ' + cards if cards else ''}")
+    return lines
