@@ -12,7 +12,7 @@ from heatcore.events import Event, event
 from heatcore.garage.turn import clear_refreshed
 from heatcore.registry import implements
 from heatcore.rulings import FINISHED_DISCARD_DRAW
-from heatcore.state import RaceState, Stage, Turn
+from heatcore.state import NO_CHANGES, RaceState, Stage, Turn
 from heatcore.values import replace
 
 
@@ -68,16 +68,25 @@ def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceSt
     return replace(state, turn=replenish)
 
 
+@implements("replenish.draw", "event.setup-changes")
+def hand_size(state: RaceState) -> int:
+    """The hand size: 7, unless a Championship event sets another."""
+    changed = state.changes.hand
+    return HAND_SIZE if changed == NO_CHANGES.hand else changed
+
+
 @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
             "ruling.hand-over-limit", "ruling.finished-car-discard-draw")
 def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tuple[RaceState, bool]:
-    """Draw to 7; returns (state, done). Not done means a shuffle is awaited.
+    """Draw to the hand size (7 in the core race); returns (state, done). Not done means a
+    shuffle is awaited.
     A car past the final finish line draws like any other (it draws nothing under the
     alternative "skip"); if deck and discard are both empty, the hand stays short."""
     car = state.cars[turn.car]
     if state.rulings.chose(FINISHED_DISCARD_DRAW, "skip") and state.has_finished(turn.car):
         return state, True
-    need = HAND_SIZE - len(car.hand)
+    size = hand_size(state)
+    need = size - len(car.hand)
     if need <= 0:
         return state, True
     take = car.deck[:need]
@@ -85,7 +94,7 @@ def draw_to_hand_size(state: RaceState, turn: Turn, events: list[Event]) -> tupl
         events.append(event("drew", turn.car, count=len(take)))
         car = replace(car, hand=canonical(car.hand + take), deck=car.deck[len(take):])
         state = state.with_car(turn.car, car)
-    if len(car.hand) >= HAND_SIZE or not car.discard:
+    if len(car.hand) >= size or not car.discard:
         return state, True
     events.append(event("deck-empty", turn.car, discard=len(car.discard)))
     return replace(state, shuffle=turn.car), False

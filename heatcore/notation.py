@@ -34,7 +34,9 @@ from heatcore.legends import check_deck_order, colours, legend_cards
 from heatcore.rulings import DEFAULT_RULINGS, SETBACK_CORNER, Rulings, make_rulings
 from heatcore.setup import RaceSetup
 from heatcore.state import (
+    NO_CHANGES,
     Car,
+    Changes,
     Conditions,
     Garage,
     LegendDeck,
@@ -189,7 +191,27 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
     if state.garage is not None:
         out["garage"] = {"owned": [list(o) for o in state.garage.owned],
                          "used": list(state.garage.used), "salvage": state.garage.salvage}
+    if not state.changes.is_core():
+        out["changes"] = changes_to_dict(state.changes)
     return out
+
+
+def changes_to_dict(changes: Changes) -> dict[str, int]:
+    """A Championship event's changes as JSON data."""
+    return {"heat": changes.heat, "stress": changes.stress, "hand": changes.hand}
+
+
+def changes_from(data: Any, where: str) -> Changes:
+    """Read event changes (absent: the core race); MalformedInput naming the field."""
+    if data is None:
+        return NO_CHANGES
+    r = _Reader(data, where)
+    if set(r.data) != {"heat", "stress", "hand"}:
+        raise MalformedInput("event.setup-changes", f"{where} has exactly the fields heat, "
+                             "stress and hand")
+    return Changes(r.get_int("heat", "event.setup-changes"),
+                   r.get_int("stress", "event.setup-changes"),
+                   r.get_int("hand", "event.setup-changes"))
 
 
 def state_to_json(state: RaceState) -> str:
@@ -385,7 +407,7 @@ def state_from_dict(data: Any) -> RaceState:
         shuffle=None if shuffle is None else parse_car(shuffle),
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
         legends=legends, garage=_garage_from(r, modules, len(cars)),
-        rulings=rulings,
+        rulings=rulings, changes=changes_from(r.data.get("changes"), "state.changes"),
     )
 
 
@@ -425,6 +447,8 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
                           "aggressive": setup.aggressive}
     if setup.upgrades:
         out["upgrades"] = [list(u) for u in setup.upgrades]
+    if not setup.changes.is_core():
+        out["changes"] = changes_to_dict(setup.changes)
     return out
 
 
@@ -446,7 +470,8 @@ def setup_from_dict(data: Any) -> RaceSetup:
                      modules=modules, weather=conditions.weather if conditions else None,
                      road=conditions.road if conditions else (), **legends,
                      rulings=rulings_from(r.data.get("rulings"), "setup.rulings"),
-                     upgrades=_setup_upgrades(r, modules))
+                     upgrades=_setup_upgrades(r, modules),
+                     changes=changes_from(r.data.get("changes"), "setup.changes"))
 
 
 def _setup_upgrades(r: _Reader, modules: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

@@ -304,11 +304,15 @@ class RaceChecker:
         if state.conditions is not None:  # weather.setup-change, read from the printed token
             change = Weather(state.conditions.weather, state.conditions.road).setup()
             heat += change["heat_in_engine"] - change["heat_to_deck"] - change["heat_to_discard"]
+        # event.setup-changes: a Championship event's numbers, read from the state's own field
+        heat += state.changes.heat
+        hand = HAND_SIZE if state.changes.hand == HAND_SIZE else state.changes.hand
         for car in state.cars:
             _require(car.gear == 1, ("setup.gear",), "every car starts in gear 1")
             if car.legend is not None:
                 continue
-            _require(len(car.hand) == HAND_SIZE, ("setup.hand",), "every hand starts with 7")
+            _require(len(car.hand) == hand, ("setup.hand", "event.setup-changes"),
+                     f"every hand starts with {hand}")
             _require(car.engine == heat, ("setup.engine", "weather.setup-change"),
                      f"every engine starts with {heat} Heat")
         self.resume(state)

@@ -26,7 +26,16 @@ from heatcore.legends import check_deck_order, colours, full_deck, legend_car
 from heatcore.registry import implements
 from heatcore.rounds import start_round
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
-from heatcore.state import Car, Conditions, Garage, LegendDeck, Phase, RaceState
+from heatcore.state import (
+    NO_CHANGES,
+    Car,
+    Changes,
+    Conditions,
+    Garage,
+    LegendDeck,
+    Phase,
+    RaceState,
+)
 from heatcore.track import Track, load_track
 from heatcore.weather import (
     GARAGE,
@@ -57,8 +66,9 @@ class RaceSetup:
     the modules played and their chance outcomes (weather module: the weather token and
     the road token drawn for each corner, in corner order; Legends module: how many Legend
     cars follow the players' cars, the Legend deck's order and the aggressive option; Garage
-    module: each player's three upgrades by market name, as drafted or dealt); and the
-    rulings it is played under (the defaults unless chosen)."""
+    module: each player's three upgrades by market name, as drafted or dealt); the rulings
+    it is played under (the defaults unless chosen); and a Championship event's changes to
+    the core numbers (Heat, Stress, hand size; none in a single race)."""
 
     track: str
     players: int
@@ -78,6 +88,7 @@ class RaceSetup:
         """Every car of the race: the players' cars, then the Legends."""
         return self.players + self.legends
     rulings: Rulings = DEFAULT_RULINGS
+    changes: Changes = NO_CHANGES
 
     @property
     def conditions(self) -> Conditions | None:
@@ -118,6 +129,19 @@ def check_modules(setup: RaceSetup, track: Track) -> None:
         raise MalformedInput("garage.module", "upgrades given but module 'garage' is off")
 
 
+@implements("event.setup-changes")
+def check_changes(changes: Changes, track: Track) -> None:
+    """MalformedInput unless an event's changes leave a race that can be played: a hand of
+    at least 1 card, no negative Heat or Stress count."""
+    if changes.hand < 1:
+        raise MalformedInput("event.setup-changes", f"a hand holds at least 1 card, not "
+                             f"{changes.hand}")
+    if track.heat + changes.heat < 0 or track.stress + changes.stress < 0:
+        raise MalformedInput("event.setup-changes", f"{track.id} with Heat "
+                             f"{changes.heat:+d} and Stress {changes.stress:+d} leaves a "
+                             "negative count")
+
+
 def check_setup(setup: RaceSetup, track: Track) -> None:
     """Raise MalformedInput naming the rule if the setup cannot start a race."""
     if not MIN_PLAYERS <= setup.cars <= MAX_PLAYERS or setup.players < 1:
@@ -132,7 +156,9 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
     if len(setup.decks) != setup.players:
         raise MalformedInput("setup.deck", "one shuffled deck per car is needed")
     check_modules(setup, track)
-    core = starting_cards(track, setup.weather if setup.conditions else None).deck
+    check_changes(setup.changes, track)
+    core = starting_cards(track, setup.weather if setup.conditions else None,
+                          setup.changes).deck
     for index, deck in enumerate(setup.decks):
         expected = Counter(garage_deck(core, setup.upgrades[index]) if setup.upgrades else core)
         if Counter(deck) != expected:
@@ -147,7 +173,8 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
     track = load_track(setup.track)
     check_setup(setup, track)
     conditions = setup.conditions
-    cards = starting_cards(track, conditions.weather if conditions else None)
+    cards = starting_cards(track, conditions.weather if conditions else None, setup.changes)
+    hand = HAND_SIZE if setup.changes.is_core() else setup.changes.hand
     spots = track.grid_positions()
     cars: list[Car | None] = [None] * setup.cars
     for slot, index in enumerate(setup.grid):
@@ -157,7 +184,7 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
             continue
         deck = setup.decks[index]
         cars[index] = Car(position=position, racing_line=racing, gear=1, engine=cards.engine,
-                          hand=canonical(deck[:HAND_SIZE]), deck=tuple(deck[HAND_SIZE:]),
+                          hand=canonical(deck[:hand]), deck=tuple(deck[hand:]),
                           discard=cards.discard)
     supply = BOX_STRESS - setup.players * cards.stress
     events = [event("race-started", None, track=track.id, laps=setup.laps,
@@ -172,7 +199,7 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
                       if LEGENDS in setup.modules else None, rulings=setup.rulings,
                       garage=Garage(tuple(canonical(tuple(in_deck(u) for u in ups))
                                           for ups in setup.upgrades) + ((),) * setup.legends)
-                      if GARAGE in setup.modules else None)
+                      if GARAGE in setup.modules else None, changes=setup.changes)
     state = start_round(state, events)
     return state, tuple(events)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from heatcore.cards import Card
+from heatcore.cards import HAND_SIZE, Card
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.track import Track
 from heatcore.values import replace
@@ -115,6 +115,24 @@ class Garage:
 
 
 @dataclass(frozen=True, slots=True)
+class Changes:
+    """Championship events' changes to a race's core numbers (event.setup-changes): Heat
+    cards more (or fewer) in each engine, Stress cards more (or fewer) in each starting
+    deck, and the hand size. ``Changes()`` is the core race."""
+
+    heat: int = 0
+    stress: int = 0
+    hand: int = HAND_SIZE
+
+    def is_core(self) -> bool:
+        """Whether these are the core race's numbers."""
+        return self == NO_CHANGES
+
+
+NO_CHANGES = Changes()
+
+
+@dataclass(frozen=True, slots=True)
 class RaceState:
     """The whole race at one moment.
 
@@ -140,6 +158,7 @@ class RaceState:
     legends: LegendDeck | None = None
     rulings: Rulings = DEFAULT_RULINGS
     garage: Garage | None = None
+    changes: Changes = NO_CHANGES
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json

@@ -17,7 +17,7 @@ from heatcore.cards import HEAT, canonical, starting_deck
 from heatcore.errors import MalformedInput
 from heatcore.registry import implements, spec_dir
 from heatcore.rulings import COOLING_BONUS_COOLDOWN, FREE_BOOST_ENGINE, SLIPSTREAM_BONUS_PART
-from heatcore.state import Conditions, RaceState
+from heatcore.state import NO_CHANGES, Changes, Conditions, RaceState
 from heatcore.track import Track
 
 WEATHER = "weather"
@@ -117,14 +117,19 @@ class StartingCards:
 
 
 @implements("weather.setup-change")
-def starting_cards(track: Track, weather: str | None) -> StartingCards:
-    """A player's starting cards on ``track`` under ``weather`` (None: the core race)."""
+@implements("event.setup-changes")
+def starting_cards(track: Track, weather: str | None,
+                   changes: Changes = NO_CHANGES) -> StartingCards:
+    """A player's starting cards on ``track`` under ``weather`` (None: the core race) and a
+    Championship event's ``changes`` (Heat in the engine, Stress in the deck)."""
     if weather is None:
-        return StartingCards(starting_deck(track.stress), track.heat, (), track.stress)
+        stress = track.stress + changes.stress
+        return StartingCards(starting_deck(stress), track.heat + changes.heat, (), stress)
     token = weather_tokens()[weather]
-    stress = track.stress + token.stress_in_deck
+    stress = track.stress + token.stress_in_deck + changes.stress
     deck = starting_deck(stress) + (HEAT,) * token.heat_to_deck
-    engine = track.heat + token.heat_in_engine - token.heat_to_deck - token.heat_to_discard
+    engine = (track.heat + token.heat_in_engine - token.heat_to_deck - token.heat_to_discard
+              + changes.heat)
     return StartingCards(canonical(deck), engine, (HEAT,) * token.heat_to_discard, stress)
 
 
@@ -132,14 +137,14 @@ def heat_per_car(state: RaceState) -> int:
     """The Heat cards each car owns for the whole race (engine, deck, hand, discard, play)."""
     extra = 0 if state.conditions is None else weather_tokens()[
         state.conditions.weather].heat_in_engine
-    return state.track.heat + 1 + extra
+    return state.track.heat + 1 + extra + state.changes.heat
 
 
 def stress_per_deck(state: RaceState) -> int:
     """The Stress cards each starting deck held."""
     extra = 0 if state.conditions is None else weather_tokens()[
         state.conditions.weather].stress_in_deck
-    return state.track.stress + extra
+    return state.track.stress + extra + state.changes.stress
 
 
 @implements("road.where-the-car-is", "weather.sector-only", "road.placement")

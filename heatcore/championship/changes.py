@@ -1,31 +1,42 @@
 """An event's changes to a race, applied to its :class:`~heatcore.setup.RaceSetup` as data:
-each change kind names the setup field it sets, so no event has a branch of its own."""
+each change kind names what it sets (the laps, or a field of the setup's
+:class:`~heatcore.state.Changes`), so no event has a branch of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from heatcore.championship.data import EventCard
+from heatcore.errors import MalformedInput
 from heatcore.registry import implements
 from heatcore.setup import RaceSetup
+from heatcore.state import NO_CHANGES, Changes
 from heatcore.track import load_track
 
-#: change kind -> how it changes a setup (the value is the event's number for it).
-SETTERS: dict[str, Callable[[RaceSetup, int], RaceSetup]] = {
-    "laps": lambda setup, delta: replace(setup, laps=load_track(setup.track).laps + delta),
-}
+#: Change kinds that are fields of :class:`Changes` (Heat and Stress are added to the
+#: track's counts; the hand size replaces 7).
+NUMBERS = ("heat", "stress", "hand")
+#: The change kind added to the track's laps.
+LAPS = "laps"
+
+
+@implements("event.setup-changes", "event.engine-unrestricted", "event.record-crowds",
+            "event.safety", "event.sponsor-withdraws")
+def changes_of(event: EventCard) -> Changes:
+    """The event's changes to the core numbers; MalformedInput for a kind it cannot be."""
+    changes = NO_CHANGES
+    for kind, value in event.changes:
+        if kind in NUMBERS:
+            changes = replace(changes, **{kind: value})
+        elif kind != LAPS:
+            raise MalformedInput("event.setup-changes", f"event {event.id} changes {kind!r}, "
+                                 f"which is not one of {LAPS}, {', '.join(NUMBERS)}")
+    return changes
 
 
 @implements("event.setup-changes", "event.strike", "event.record-crowds")
-def apply_changes(setup: RaceSetup, event: EventCard) -> tuple[RaceSetup, tuple[str, ...]]:
-    """``setup`` with the event's changes the engine plays, and the names of the changes it
-    cannot play yet (listed, never dropped silently)."""
-    unplayed = []
-    for kind, value in event.changes:
-        setter = SETTERS.get(kind)
-        if setter is None:
-            unplayed.append(f"{kind} {value:+d}" if kind != "hand" else f"hand {value}")
-            continue
-        setup = setter(setup, value)
-    return setup, tuple(unplayed)
+def apply_changes(setup: RaceSetup, event: EventCard) -> RaceSetup:
+    """``setup`` with the event's changes: its laps (the track's, plus the event's change)
+    and its core numbers."""
+    laps = load_track(setup.track).laps + (event.change(LAPS) or 0)
+    return replace(setup, laps=laps, changes=changes_of(event))

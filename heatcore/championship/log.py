@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from heatcore.championship.season import Championship, RaceResult, replay_race
 from heatcore.championship.data import season
+from heatcore.championship.season import Championship, RaceResult, replay_race
 from heatcore.championship.sponsors import new_sponsors
 from heatcore.championship.standings import next_grid
 from heatcore.errors import MalformedInput, RulesError

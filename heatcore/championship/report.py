@@ -23,8 +23,10 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
              f"  laps {setup.laps}; sponsors at the start {event.sponsors} each; "
              f"press corners {press}",
              f"  grid (pole first): {_names(setup.grid)}"]
-    if result.unplayed:
-        lines.append(f"  NOT PLAYED by the engine yet: {', '.join(result.unplayed)}")
+    changes = setup.changes
+    if not changes.is_core():
+        lines.append(f"  event changes: Heat {changes.heat:+d}, Stress {changes.stress:+d}, "
+                     f"hand size {changes.hand}")
     for gain in result.gains:
         when = "before the start" if gain.step < 0 else f"action {gain.step + 1}"
         lines.append(f"  {when}: {gain}")

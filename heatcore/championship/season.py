@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from heatcore.actions import Action
-from heatcore.championship.changes import apply_changes
+from heatcore.championship.changes import apply_changes, changes_of
 from heatcore.championship.data import EventCard, Season, SeasonRace, season
 from heatcore.championship.sponsors import (
     Gain,
@@ -53,7 +53,6 @@ class RaceResult:
     season_race: SeasonRace
     sponsor_order: tuple[str, ...]
     race: Race
-    unplayed: tuple[str, ...]
     gains: tuple[Gain, ...]
     eliminated: tuple[int, ...]
     order: tuple[int, ...]
@@ -96,25 +95,26 @@ def check_players(players: int) -> None:
 
 
 @implements("championship.carry-over", "garage.module")
-def expected_deck(track: str, upgrades: tuple[str, ...]) -> tuple[str, ...]:
-    """A player's cards for a race on ``track``: the starting deck plus their kept upgrades."""
-    return tuple(sorted(garage_deck(starting_cards(load_track(track), None).deck, upgrades)))
+def expected_deck(race: SeasonRace, upgrades: tuple[str, ...]) -> tuple[str, ...]:
+    """A player's cards for ``race``: the starting deck (with the event's Stress change)
+    plus their kept upgrades."""
+    return tuple(sorted(garage_deck(starting_cards(load_track(race.track), None,
+                                                   changes_of(race.event)).deck, upgrades)))
 
 
 def race_setup(race: SeasonRace, players: int, grid: tuple[int, ...],
                upgrades: tuple[tuple[str, ...], ...], decks: tuple[tuple[str, ...], ...]
-               ) -> tuple[RaceSetup, tuple[str, ...]]:
-    """The race's setup (Garage module, the kept upgrades, the event's changes) and the
-    event changes the engine cannot play yet."""
+               ) -> RaceSetup:
+    """The race's setup: the Garage module with the kept upgrades, and the event's
+    changes."""
     track = load_track(race.track)
     base = RaceSetup(race.track, players, track.laps, grid, decks, (GARAGE,),
                      upgrades=upgrades)
     return apply_changes(base, race.event)
 
 
-def _run(number: int, race: SeasonRace, setup: RaceSetup, unplayed: tuple[str, ...],
-         order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
-         runner: Runner) -> RaceResult:
+def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...],
+         sponsors: Sponsors, totals: tuple[int, ...], runner: Runner) -> RaceResult:
     """One race of the championship, played or replayed by ``runner``."""
     sponsors = reorder(sponsors, order)
     sponsors, gains = race_start(sponsors, setup.grid, race.event.sponsors)
@@ -140,7 +140,7 @@ def _run(number: int, race: SeasonRace, setup: RaceSetup, unplayed: tuple[str, .
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)
     new_totals = tuple(t + p for t, p in zip(totals, points, strict=True))
-    return RaceResult(number, race, order, played, unplayed, (*gains, *earned), eliminated,
+    return RaceResult(number, race, order, played, (*gains, *earned), eliminated,
                       places, points, new_totals, standings(new_totals, places), sponsors)
 
 
@@ -148,7 +148,7 @@ def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
                     rng: random.Random) -> tuple[tuple[str, ...], ...]:
     decks = []
     for ups in upgrades:
-        deck = list(expected_deck(race.track, ups))
+        deck = list(expected_deck(race, ups))
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return tuple(decks)
@@ -176,13 +176,12 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
     results: list[RaceResult] = []
     for number, race in enumerate(plan.races, start=1):
         order = shuffle_order(sponsors, rng)
-        setup, unplayed = race_setup(race, players, grid, upgrades,
-                                     _shuffled_decks(race, upgrades, rng))
+        setup = race_setup(race, players, grid, upgrades, _shuffled_decks(race, upgrades, rng))
 
         def runner(s: RaceSetup, on_step: OnStep) -> Race:
             return play(s, policy, rng, on_step)
 
-        result = _run(number, race, setup, unplayed, order, sponsors, totals, runner)
+        result = _run(number, race, setup, order, sponsors, totals, runner)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -197,12 +196,13 @@ def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[A
                 upgrades: tuple[tuple[str, ...], ...]) -> RaceResult:
     """Replay one recorded race after checking its setup is the one the championship makes
     (track, laps, grid from the standings, kept upgrades, decks of the right cards)."""
-    want, unplayed = race_setup(race, setup.players, setup.grid, upgrades, setup.decks)
+    want = race_setup(race, setup.players, setup.grid, upgrades, setup.decks)
     problems = [name for name, ok in (
         ("track", setup.track == want.track), ("laps", setup.laps == want.laps),
+        ("changes", setup.changes == want.changes),
         ("modules", setup.modules == want.modules), ("upgrades", setup.upgrades == upgrades),
         ("grid", expected_grid is None or setup.grid == expected_grid),
-        ("decks", all(Counter(d) == Counter(expected_deck(race.track, u))
+        ("decks", all(Counter(d) == Counter(expected_deck(race, u))
                       for d, u in zip(setup.decks, upgrades, strict=True)))) if not ok]
     if problems:
         raise MalformedInput("championship.season", f"race {number}: the logged setup's "
@@ -218,7 +218,7 @@ def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[A
             state = after
         return Race(s, tuple(actions), tuple(events), start_events, state)
 
-    return _run(number, race, want, unplayed, order, sponsors, totals, runner)
+    return _run(number, race, want, order, sponsors, totals, runner)
 
 
 def season_of(year: int) -> Season:

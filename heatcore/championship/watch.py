@@ -118,11 +118,11 @@ class RaceWatch:
             elif pays_press(self.track, number, speed):
                 self.claims.append(Claim(turn.car, "press-exceed", index, number))
         trigger = self.event.sponsor_trigger
-        if trigger == "first-three-lap-one" and crossed_lap_one \
-                and len(self.lap_one) <= GRANDSTAND_PLACES:
-            self.claims.append(Claim(turn.car, trigger, index))
-        elif trigger == "speed-15" and turn.speed >= RECORD_SPEED:
-            self.claims.append(Claim(turn.car, trigger, index))
+        grandstand = (trigger == "first-three-lap-one" and crossed_lap_one
+                      and len(self.lap_one) <= GRANDSTAND_PLACES)
+        record = trigger == "speed-15" and turn.speed >= RECORD_SPEED
+        if grandstand or record:
+            self.claims.append(Claim(turn.car, str(trigger), index))
         elif trigger == "pass-three":
             passed = sum(1 for car, p in self.positions.items()
                          if car != turn.car and turn.start < p < end)

@@ -123,6 +123,8 @@ class FastRace:
         for module in state.modules:
             if module not in self.SUPPORTED_MODULES:
                 raise UnsupportedModule(module, "the fast engine")
+        if not state.changes.is_core():  # event.setup-changes: played by the reference only
+            raise UnsupportedModule("championship", "the fast engine")
         self.track: Track = state.track
         self.laps = state.laps
         self.spins = 0  # spin-outs since this object was made (a tally, not race state)

@@ -36,7 +36,6 @@ from heatcore.events import Event, event
 from heatcore.oracle import garage as og
 from heatcore.oracle.board import Board, Spot
 from heatcore.oracle.choices import (
-    HAND_SIZE,
     HEAT,
     STRESS,
     MCar,
@@ -120,6 +119,7 @@ class RaceModel:
         self.starting = len(state.cars)
         self.rulings = state.rulings  # the race's ruling alternatives (heatcore.rulings)
         self.supply = state.supply
+        self.hand_size = state.changes.hand  # event.setup-changes (7 in the core race)
         self.round = state.round
         self.phase = state.phase.value
         self.order = list(state.order)
@@ -776,13 +776,13 @@ class RaceModel:
             self._note(i, "discard played flipped", "replenish.cleanup")
         if self.finished(i) and self.rulings.chose(FINISHED_DISCARD_DRAW, "skip"):
             return  # ruling.finished-car-discard-draw: under "skip" it draws nothing
-        while (need := HAND_SIZE - sum(car.hand.values())) > 0:
+        while (need := self.hand_size - sum(car.hand.values())) > 0:
             take, car.deck = car.deck[:need], car.deck[need:]
             if take:
                 car.hand += Counter(take)
                 self._note(i, "hand deck", "replenish.draw")
                 self._emit("drew", i, "replenish.draw", count=len(take))
-            if sum(car.hand.values()) >= HAND_SIZE or not +car.discard:
+            if sum(car.hand.values()) >= self.hand_size or not +car.discard:
                 return  # ruling.replenish-empty: nothing left to draw
             yield from self._reshuffle(i)
 
