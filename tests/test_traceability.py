@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rule_marks import rule_marks
 
+import heatcore.championship.log
 import heatcore.engine
 import heatcore.observe
 import heatcore.rallyman.driver
@@ -20,7 +21,7 @@ import heatcore.validity  # noqa: F401  (imports register @implements)
 from heatcore.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE_CHAPTERS = {"weather", "legends", "garage"}
+MODULE_CHAPTERS = {"weather", "legends", "garage", "championship"}
 #: Where each ruleset's engine lives (for the check that errors name known IDs).
 PACKAGES = {"heat": ROOT / "heatcore", "rallyman-gt": ROOT / "heatcore" / "rallyman"}
 

@@ -31,7 +31,8 @@ def _race_dict(result: RaceResult) -> dict[str, Any]:
 def _race_result(result: RaceResult) -> dict[str, Any]:
     return {"places": [car_name(c) for c in result.order], "points": list(result.points),
             "eliminated": [car_name(c) for c in result.eliminated],
-            "gains": [str(g) for g in result.gains],
+            "gains": [{"car": car_name(g.car), "card": g.card, "reason": g.reason,
+                       "step": g.step, "corner": g.corner} for g in result.gains],
             "standings": [car_name(c) for c in result.standings]}
 
 

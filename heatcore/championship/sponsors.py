@@ -69,7 +69,7 @@ def reorder(sponsors: Sponsors, order: tuple[str, ...]) -> Sponsors:
     return replace(sponsors, deck=tuple(order))
 
 
-@implements("sponsor.race-start")
+@implements("sponsor.race-start", "event.title-sponsor")
 def race_start(sponsors: Sponsors, grid: tuple[int, ...], count: int
                ) -> tuple[Sponsors, tuple[Gain, ...]]:
     """Each player draws ``count`` cards, in grid order from pole, before the race."""

@@ -1,0 +1,211 @@
+"""An independent check of a championship log (``heatcore.championship/1``).
+
+Written from the rule text (``spec/rules/23-championship.toml`` and the championship
+rulings) and the raw data of ``spec/modules/championship.json`` and ``spec/tracks``; nothing
+here comes from :mod:`heatcore.championship`. It checks every race's setup against its event
+(track, laps, Heat/Stress/hand changes, the Garage with the same upgrades all season), the
+grid of each later race against the standings it recomputes, the points (table, event
+bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn from the top
+of the logged deck order in the order given, the start-of-race cards per grid order, the
+in-race cards only for reasons the event allows at its press corners, and the deck plus the
+held cards always the 35 cards of the box; and, under an event whose spins eliminate,
+that the eliminated cars are exactly the cars that spun, in order (the race log replayed
+through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race checker checks
+races) and does not recompute which turns earned a press or event card.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import cache
+from typing import Any
+
+from heatcore.racelog import replay_log
+from heatcore.registry import spec_dir
+
+
+class ChampionshipCheckFailure(Exception):
+    """A championship log that breaks a rule: the rule IDs and what differs."""
+
+    def __init__(self, rules: tuple[str, ...], detail: str) -> None:
+        super().__init__(f"[{', '.join(rules)}] {detail}")
+        self.rules = rules
+
+
+def _require(ok: bool, rules: tuple[str, ...], detail: str) -> None:
+    if not ok:
+        raise ChampionshipCheckFailure(rules, detail)
+
+
+@cache
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((spec_dir() / "modules" / "championship.json")
+                                      .read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _track(track: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((spec_dir() / "tracks" / f"{track}.json")
+                                      .read_text(encoding="utf-8"))
+    return data
+
+
+def _name(index: int) -> str:
+    return f"P{index + 1}"
+
+
+def _box() -> Counter[str]:
+    return Counter({c["token"]: c["copies"] for c in _data()["sponsors"]["cards"]})
+
+
+def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
+                 upgrades: list[list[str]]) -> None:
+    setup = race["race"]["setup"]
+    track = _track(race["track"])
+    changes = event["changes"]
+    _require(setup["track"] == race["track"], ("championship.season",),
+             f"race {number} is not on {race['track']}")
+    _require(setup["laps"] == track["laps"] + changes.get("laps", 0),
+             ("event.setup-changes", "event.strike", "event.record-crowds"),
+             f"race {number}: {setup['laps']} laps, the event makes "
+             f"{track['laps'] + changes.get('laps', 0)}")
+    want = {"heat": changes.get("heat", 0), "stress": changes.get("stress", 0),
+            "hand": changes.get("hand", 7)}
+    got = setup.get("changes", {"heat": 0, "stress": 0, "hand": 7})
+    _require(got == want, ("event.setup-changes",),
+             f"race {number}: changes {got}, the event makes {want}")
+    _require(setup.get("modules") == ["garage"] and setup.get("upgrades") == upgrades,
+             ("championship.carry-over",),
+             f"race {number}: the Garage upgrades are not the season's {upgrades}")
+
+
+def _places(ranking: list[str], eliminated: list[str]) -> list[str]:
+    return [c for c in ranking if c not in eliminated] + list(reversed(eliminated))
+
+
+def _points(places: list[str], eliminated: list[str], event: dict[str, Any],
+            players: int) -> list[int]:
+    table = _data()["points"]["table"]
+    bonus = event["points_bonus"]
+    out = [0] * players
+    for place, car in enumerate(places):
+        if car in eliminated:
+            continue
+        out[int(car[1:]) - 1] = (table[place] if place < len(table) else 0) + (
+            bonus[place] if place < len(bonus) else 0)
+    return out
+
+
+def _standings(totals: list[int], places: list[str]) -> list[str]:
+    cars = [_name(i) for i in range(len(totals))]
+    return sorted(cars, key=lambda c: (-totals[int(c[1:]) - 1], places.index(c)))
+
+
+def _check_sponsors(number: int, race: dict[str, Any], event: dict[str, Any],
+                    held: Counter[str], grid: list[str]) -> None:
+    order = race["sponsor_order"]
+    box = _box()
+    _require(Counter(order) == box - held, ("sponsor.deck",),
+             f"race {number}: the deck's order is not the cards nobody holds")
+    gains = race["result"]["gains"]
+    start = [g for g in gains if g["step"] < 0]
+    want = [car for car in grid for _ in range(event["sponsors"])]
+    _require([g["car"] for g in start] == want and all(g["reason"] == "race-start"
+                                                       for g in start),
+             ("sponsor.race-start",),
+             f"race {number}: start cards {[g['car'] for g in start]}, want {want}")
+    _require(gains[:len(start)] == start, ("sponsor.race-start",),
+             f"race {number}: a card was given during the race before the start cards")
+    track = _track(race["track"])
+    corners = len(track["corners"])
+    press = {index % corners + 1 for index in event["press"]}
+    allowed = {"press-slipstream", "press-exceed"} | (
+        {event["sponsor_trigger"]} if event["sponsor_trigger"] else set())
+    top = 0
+    steps = len(race["race"]["actions"])
+    last = -1
+    grandstand = []
+    per_corner: Counter[tuple[str, int, int]] = Counter()
+    for gain in gains:
+        if gain["card"] is None:
+            _require(top == len(order), ("ruling.sponsor-deck-empty",),
+                     f"race {number}: nothing given while the deck holds cards")
+        else:
+            _require(top < len(order) and gain["card"] == order[top], ("sponsor.deck",),
+                     f"race {number}: {gain['car']} got {gain['card']}, not the top card")
+            top += 1
+            held[gain["card"]] += 1
+        if gain["step"] < 0:
+            continue
+        _require(gain["reason"] in allowed, ("press.sponsor", event["rule"]),
+                 f"race {number}: a card for {gain['reason']} under event {event['id']}")
+        _require(last <= gain["step"] < steps, ("sponsor.given-at-once",),
+                 f"race {number}: cards not given in the order they were earned")
+        last = gain["step"]
+        if gain["reason"].startswith("press-"):
+            _require(gain["corner"] in press, ("press.corners",),
+                     f"race {number}: corner {gain['corner']} is not a press corner {press}")
+            per_corner[(gain["car"], gain["step"], gain["corner"])] += 1
+            _require(per_corner[(gain["car"], gain["step"], gain["corner"])] == 1,
+                     ("press.sponsor",), f"race {number}: two cards for one press corner")
+        if gain["reason"] == "first-three-lap-one":
+            grandstand.append(gain["car"])
+    _require(len(grandstand) <= 3 and len(set(grandstand)) == len(grandstand),
+             ("event.grandstand",), f"race {number}: grandstand cards to {grandstand}")
+    _require(sum(held.values()) + len(order) - top == sum(box.values()),
+             ("sponsor.deck",), f"race {number}: Sponsorship cards not accounted for")
+
+
+def _spun(race_log: dict[str, Any]) -> list[str]:
+    """The cars that spun out in the race, each once, in the order of their first spin."""
+    out: list[str] = []
+    for evs in replay_log(race_log).events:
+        for ev in evs:
+            if ev.kind == "spun-out" and ev.car is not None and _name(ev.car) not in out:
+                out.append(_name(ev.car))
+    return out
+
+
+def check_championship_log(log: dict[str, Any]) -> None:
+    """Raise ChampionshipCheckFailure naming the rule at the first thing the log gets
+    wrong; return None when every race, point and card is as the rules make them."""
+    data = _data()
+    season = next((s for s in data["seasons"] if s["year"] == log["season"]), None)
+    _require(season is not None, ("championship.season",), f"no season {log['season']}")
+    assert season is not None
+    events = {e["id"]: e for e in data["events"]}
+    players = log["players"]
+    races = log["races"]
+    _require([(r["track"], r["event"]) for r in races]
+             == [(r["track"], r["event"]) for r in season["races"]],
+             ("championship.season",), "the races are not the season's, in order")
+    totals = [0] * players
+    held: Counter[str] = Counter()
+    standings: list[str] | None = None
+    for number, race in enumerate(races, start=1):
+        event = events[race["event"]]
+        _check_setup(number, race, event, log["upgrades"])
+        grid = race["race"]["setup"]["grid"]
+        _require(standings is None or grid == standings, ("championship.grid",),
+                 f"race {number}: grid {grid}, the standings are {standings}")
+        _check_sponsors(number, race, event, held, grid)
+        result = race["result"]
+        eliminated = result["eliminated"]
+        spun = _spun(race["race"]) if event["eliminate_on_spin"] else []
+        _require(eliminated == spun, ("event.sponsor-withdraws",),
+                 f"race {number}: eliminated {eliminated}, the cars that spun {spun}")
+        places = _places(race["race"]["result"]["ranking"], eliminated)
+        _require(result["places"] == places, ("championship.points",),
+                 f"race {number}: places {result['places']}, want {places}")
+        points = _points(places, eliminated, event, players)
+        _require(result["points"] == points, ("championship.points", event["rule"]),
+                 f"race {number}: points {result['points']}, want {points}")
+        totals = [t + p for t, p in zip(totals, points, strict=True)]
+        standings = _standings(totals, places)
+        _require(result["standings"] == standings,
+                 ("championship.standings", "ruling.championship-ties"),
+                 f"race {number}: standings {result['standings']}, want {standings}")
+    _require(log["result"] == {"standings": standings, "totals": totals},
+             ("championship.standings",), "the final standings differ")
