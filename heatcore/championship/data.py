@@ -11,6 +11,18 @@ from typing import Any
 from heatcore.errors import MalformedInput
 from heatcore.registry import implements, spec_dir
 
+#: The Championship's rules settled around its races (sponsors, press corners, points,
+#: standings, the grid, what carries over) and their rulings. The race protocol does not carry
+#: them, so the race fixtures cannot show them: the championship log, its replay and its
+#: independent check (heatcore.oracle.championship) test them.
+BETWEEN_RACES = frozenset({
+    "championship.season", "championship.points", "championship.standings",
+    "championship.grid", "championship.carry-over", "sponsor.deck", "sponsor.race-start",
+    "sponsor.given-at-once", "press.corners", "press.sponsor", "event.grandstand",
+    "event.speed-record", "event.corruption", "event.title-sponsor", "event.live-tv",
+    "ruling.championship-ties", "ruling.press-corner-limit", "ruling.sponsor-deck-empty",
+    "ruling.event-pass-count", "ruling.event-speed-moment"})
+
 
 @dataclass(frozen=True)
 class SponsorType:

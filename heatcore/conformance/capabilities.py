@@ -9,6 +9,8 @@ from heatcore.conformance.binding import JSON, track_of
 
 #: What the harness can compare; an engine declares a non-empty subset (all by default).
 COMPARABLE = ("state", "legal", "events")
+#: The module a state plays when it carries a Championship event's changes.
+CHAMPIONSHIP = "championship"
 #: The option name of a ruling's decision as heatcore takes it.
 DEFAULT = "default"
 
@@ -50,8 +52,10 @@ class Capabilities:
         track = track_of(state)
         if track is not None and track not in self.tracks:
             return f"track {track!r} not declared"
-        modules = state.get("modules") if isinstance(state, dict) else None
-        extra = [m for m in modules or [] if m not in self.modules]
+        modules = list(state.get("modules") or []) if isinstance(state, dict) else []
+        if isinstance(state, dict) and "changes" in state:  # a Championship event's numbers
+            modules.append(CHAMPIONSHIP)
+        extra = [m for m in modules if m not in self.modules]
         if extra:
             return f"module(s) not declared: {', '.join(map(str, extra))}"
         return None

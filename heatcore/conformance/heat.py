@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
-from heatcore.conformance.capabilities import DEFAULT
+from heatcore.conformance.capabilities import CHAMPIONSHIP, DEFAULT
 from heatcore.conformance.heat_attribution import attribute
 from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
 from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
@@ -97,7 +97,7 @@ class HeatBinding(ReferenceBinding):
     def modules(self) -> list[str]:
         from heatcore.weather import MODULES
 
-        return list(MODULES)
+        return [*MODULES, CHAMPIONSHIP]
 
     def parse(self, state: JSON) -> RaceState:
         """A validated state value (playing this session's rulings if it names none), or

@@ -294,7 +294,7 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return {"ok": True}
     if session.get("protocol") == CORE_PROTOCOL:
         given = request.get("setup", request.get("state"))
-        if isinstance(given, dict) and given.get("modules"):
+        if isinstance(given, dict) and (given.get("modules") or "changes" in given):
             return _error("unsupported", f"{CORE_PROTOCOL} plays the core race only; start "
                           "with a later protocol for the modules", "weather.module")
     try:
