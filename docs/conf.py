@@ -77,7 +77,8 @@ rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
 #: chapter id -> ``module:callable`` whose reStructuredText ends that chapter's page
 rulebook_chapter_extras = {"garage": "heatcore.garage.cards_page:cards_rst",
                            "legends": "heatcore.module_pages:legends_rst",
-                           "weather": "heatcore.module_pages:weather_rst"}
+                           "weather": "heatcore.module_pages:weather_rst",
+                           "championship": "heatcore.championship.page:page_rst"}
 rulebook_includes = {
     "howto": "spec/schemas/HOWTO.md",
     "interpreting": "spec/schemas/INTERPRETING.md",

@@ -16,7 +16,14 @@ import pytest
 from heatcore import MalformedInput
 from heatcore.championship import season as season_module
 from heatcore.championship import standings as standings_module
-from heatcore.championship.data import events, points_table, season, seasons, sponsor_box
+from heatcore.championship.data import (
+    events,
+    points_table,
+    season,
+    seasons,
+    sponsor_box,
+    sponsor_types,
+)
 from heatcore.championship.log import championship_to_dict, replay_championship
 from heatcore.championship.press import press_corners
 from heatcore.championship.season import Championship, expected_deck, play_championship
@@ -440,3 +447,16 @@ def test_cli_refuses_a_log_that_differs(capsys: pytest.CaptureFixture[str],
     path.write_text(json.dumps(log), encoding="utf-8")
     code, _, err = _run(capsys, "championship", "--replay", str(path))
     assert code == 2 and "standings differ" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.rules("championship.season", "sponsor.deck")
+def test_the_rulebook_page_lists_every_season_event_and_sponsor() -> None:
+    from heatcore.championship.page import page_rst
+
+    page = page_rst()
+    for year, plan in seasons().items():
+        assert str(year) in page
+        for race in plan.races:
+            assert f"{race.event.id}: {race.event.title}" in page
+    assert all(t.name in page for t in sponsor_types().values())
+    assert "cannot be played in a race" in page
