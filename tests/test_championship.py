@@ -460,3 +460,33 @@ def test_the_rulebook_page_lists_every_season_event_and_sponsor() -> None:
             assert f"{race.event.id}: {race.event.title}" in page
     assert all(t.name in page for t in sponsor_types().values())
     assert "cannot be played in a race" in page
+
+
+@pytest.mark.rules("championship.season", "press.sponsor", "event.setup-changes")
+def test_a_season_with_the_weather_module_replays_and_passes_the_checkers() -> None:
+    champ = play_championship(1962, 2, 4, weather=True)
+    log = log_of(champ)
+    assert log["weather"] is True
+    check_championship_log(log)
+    assert championship_to_dict(replay_championship(log)) == championship_to_dict(champ)
+    for result in champ.races:
+        assert result.race.setup.conditions is not None
+        replay_checked(result.race.setup, list(result.race.actions))
+    log["races"][0]["race"]["setup"].pop("weather")
+    log["races"][0]["race"]["setup"]["modules"] = ["garage"]
+    with pytest.raises(MalformedInput, match="weather module"):
+        replay_championship(log)
+
+
+@pytest.mark.rules("ruling.press-corner-limit")
+def test_the_press_compares_with_the_road_token_limit_never_the_adjust() -> None:
+    from heatcore.championship.press import press_limit
+
+    champ = play_championship(1961, 2, 4, weather=True)
+    state = start_race(champ.races[0].race.setup)[0]
+    assert state.conditions is not None
+    for number, corner in enumerate(state.track.corners, start=1):
+        token = state.conditions.road[number - 1]
+        change = {"limit-plus": 1, "limit-minus": -1}.get(token, 0)
+        assert press_limit(state, number) == corner.limit + change
+    assert state.garage is not None  # the cars' Adjust cards play no part: state-wide limit

@@ -31,6 +31,9 @@ def parser() -> Parser:
     p.add_argument("--draft", action="store_true",
                    help="draft the upgrades before the first race (random picks) instead "
                         "of the quick start")
+    p.add_argument("--weather", action="store_true",
+                   help="play the weather module in every race (weather and road tokens "
+                        "drawn per race)")
     p.add_argument("--log", metavar="FILE", help="write the championship log here")
     p.add_argument("--replay", metavar="FILE",
                    help="replay this championship log and check its results")
@@ -49,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
                            f"{', '.join(str(y) for y in seasons())})")
     if args.log:
         writable_dir(Path(args.log).resolve().parent)
-    champ = play_championship(args.season, args.players, args.seed, draft=args.draft)
+    champ = play_championship(args.season, args.players, args.seed, draft=args.draft,
+                              weather=args.weather)
     write_text("\n".join(championship_lines(champ)) + "\n")
     if args.log:
         save_championship(champ, Path(args.log))

@@ -39,7 +39,7 @@ def _race_result(result: RaceResult) -> dict[str, Any]:
 def championship_to_dict(champ: Championship) -> dict[str, Any]:
     """The championship as JSON data."""
     return {"format": LOG_FORMAT, "season": champ.year, "players": champ.players,
-            "upgrades": [list(u) for u in champ.upgrades],
+            "weather": champ.weather, "upgrades": [list(u) for u in champ.upgrades],
             "races": [_race_dict(r) for r in champ.races],
             "result": {"standings": [car_name(c) for c in champ.standings],
                        "totals": list(champ.totals)}}
@@ -74,6 +74,10 @@ def replay_championship(log: Any) -> Championship:
     players = _field(log, "players", int, "championship log")
     upgrades = tuple(tuple(u) for u in _field(log, "upgrades", list, "championship log"))
     races = _field(log, "races", list, "championship log")
+    weather = log.get("weather", False)
+    if not isinstance(weather, bool):
+        raise MalformedInput("championship.season", "championship log: 'weather' must be "
+                             "true or false")
     if len(races) != len(plan.races):
         raise MalformedInput("championship.season", f"season {plan.year} has "
                              f"{len(plan.races)} races, the log {len(races)}")
@@ -94,7 +98,7 @@ def replay_championship(log: Any) -> Championship:
             actions = [parse_action(t) for t in texts]
             result = replay_race(number, race, setup, actions,
                                  tuple(_field(entry, "sponsor_order", list, where)), sponsors,
-                                 totals, grid, upgrades)
+                                 totals, grid, upgrades, weather)
         except RulesError as error:
             raise type(error)(error.rule, f"{where}: {error.detail}") from None
         if _race_result(result) != entry.get("result"):
@@ -103,7 +107,7 @@ def replay_championship(log: Any) -> Championship:
         results.append(result)
         sponsors, totals = result.sponsors, result.totals
         grid = next_grid(result.standings)
-    champ = Championship(plan.year, players, upgrades, tuple(results))
+    champ = Championship(plan.year, players, upgrades, tuple(results), weather)
     if championship_to_dict(champ)["result"] != log.get("result"):
         raise MalformedInput("championship.season", "the replay's standings differ from the "
                              "logged ones")

@@ -61,5 +61,7 @@ def page_rst() -> str:
                "kept and accounted for but cannot be played in a race; an eliminated car "
                "scores 0 and ranks last but stays on the track until it finishes; there is no "
                "Garage draft round between races (each player keeps the three upgrades of the "
-               "first race); the weather module is not played.\n")
+               "first race). The weather module is played on request "
+               "(``heatcore championship --weather``): a weather token and road tokens drawn "
+               "for every race.\n")
     return "".join(out)

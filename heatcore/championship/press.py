@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from heatcore.championship.data import EventCard
 from heatcore.registry import implements
+from heatcore.state import RaceState
 from heatcore.track import Track
+from heatcore.weather import corner_limit
 
 #: A press corner pays a Sponsorship card at this much over the limit (press.sponsor).
 PRESS_EXCESS = 2
@@ -21,12 +23,12 @@ def press_corners(track: Track, event: EventCard) -> frozenset[int]:
 
 
 @implements("press.sponsor", "ruling.press-corner-limit")
-def press_limit(track: Track, number: int) -> int:
-    """The limit a press corner compares with: the printed limit of corner ``number``, never
-    the car's Adjust (the championship plays no road tokens)."""
-    return track.corners[number - 1].limit
+def press_limit(state: RaceState, number: int) -> int:
+    """The limit a press corner compares with: the printed limit of corner ``number`` with
+    its road token's change (weather module), never the car's Adjust."""
+    return corner_limit(state, number, state.track.corners[number - 1].limit)
 
 
-def pays_press(track: Track, number: int, speed: int) -> bool:
+def pays_press(state: RaceState, number: int, speed: int) -> bool:
     """Whether a speed at corner ``number``'s check earns the press's card by overspeed."""
-    return speed >= press_limit(track, number) + PRESS_EXCESS
+    return speed >= press_limit(state, number) + PRESS_EXCESS

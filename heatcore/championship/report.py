@@ -23,6 +23,9 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
              f"  laps {setup.laps}; sponsors at the start {event.sponsors} each; "
              f"press corners {press}",
              f"  grid (pole first): {_names(setup.grid)}"]
+    if setup.conditions is not None:
+        lines.append(f"  weather {setup.conditions.weather}; road tokens "
+                     f"{' '.join(setup.conditions.road)}")
     changes = setup.changes
     if not changes.is_core():
         lines.append(f"  event changes: Heat {changes.heat:+d}, Stress {changes.stress:+d}, "
@@ -44,7 +47,8 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
 def championship_lines(champ: Championship) -> list[str]:
     """Every race, then the final standings and who holds which upgrades and sponsors."""
     races = len(champ.races)
-    lines = [f"Championship {champ.year}: {champ.players} players",
+    lines = [f"Championship {champ.year}: {champ.players} players"
+             f"{', weather module' if champ.weather else ''}",
              "Upgrades (kept all season): " + "; ".join(
                  f"{car_name(i)} {' '.join(u)}" for i, u in enumerate(champ.upgrades))]
     for result in champ.races:

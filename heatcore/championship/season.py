@@ -33,9 +33,9 @@ from heatcore.garage.data import garage_deck
 from heatcore.garage.draft import ALL_DECKS, quick_start, run_draft, start_draft
 from heatcore.registry import implements
 from heatcore.setup import MAX_PLAYERS, MIN_PLAYERS, RaceSetup, start_race
-from heatcore.state import RaceState
+from heatcore.state import Conditions, RaceState
 from heatcore.track import load_track
-from heatcore.weather import GARAGE, starting_cards
+from heatcore.weather import GARAGE, WEATHER, road_bag, starting_cards, weather_tokens
 
 #: A callback of the race loop: state before, action, state after, events.
 OnStep = Callable[[RaceState, Action, RaceState, tuple[Event, ...]], None]
@@ -75,6 +75,7 @@ class Championship:
     players: int
     upgrades: tuple[tuple[str, ...], ...]
     races: tuple[RaceResult, ...]
+    weather: bool = False
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -95,22 +96,36 @@ def check_players(players: int) -> None:
 
 
 @implements("championship.carry-over", "garage.module")
-def expected_deck(race: SeasonRace, upgrades: tuple[str, ...]) -> tuple[str, ...]:
-    """A player's cards for ``race``: the starting deck (with the event's Stress change)
-    plus their kept upgrades."""
-    return tuple(sorted(garage_deck(starting_cards(load_track(race.track), None,
+def expected_deck(race: SeasonRace, upgrades: tuple[str, ...],
+                  weather: str | None = None) -> tuple[str, ...]:
+    """A player's cards for ``race`` (under the weather token ``weather``, if any): the
+    starting deck (with the event's Stress change) plus their kept upgrades."""
+    return tuple(sorted(garage_deck(starting_cards(load_track(race.track), weather,
                                                    changes_of(race.event)).deck, upgrades)))
 
 
 def race_setup(race: SeasonRace, players: int, grid: tuple[int, ...],
-               upgrades: tuple[tuple[str, ...], ...], decks: tuple[tuple[str, ...], ...]
-               ) -> RaceSetup:
-    """The race's setup: the Garage module with the kept upgrades, and the event's
-    changes."""
+               upgrades: tuple[tuple[str, ...], ...], decks: tuple[tuple[str, ...], ...],
+               conditions: Conditions | None = None) -> RaceSetup:
+    """The race's setup: the Garage module with the kept upgrades, the weather module when
+    ``conditions`` are drawn, and the event's changes."""
     track = load_track(race.track)
-    base = RaceSetup(race.track, players, track.laps, grid, decks, (GARAGE,),
-                     upgrades=upgrades)
+    if conditions is None:
+        base = RaceSetup(race.track, players, track.laps, grid, decks, (GARAGE,),
+                         upgrades=upgrades)
+    else:
+        base = RaceSetup(race.track, players, track.laps, grid, decks, (WEATHER, GARAGE),
+                         conditions.weather, conditions.road, upgrades=upgrades)
     return apply_changes(base, race.event)
+
+
+@implements("weather.draw")
+def draw_conditions(race: SeasonRace, rng: random.Random) -> Conditions:
+    """The weather token and the road tokens of ``race``'s corners, drawn by ``rng``."""
+    bag = list(road_bag())
+    weather = rng.choice(sorted(weather_tokens()))
+    rng.shuffle(bag)
+    return Conditions(weather, tuple(bag[:len(load_track(race.track).corners)]))
 
 
 def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...],
@@ -118,25 +133,21 @@ def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...]
     """One race of the championship, played or replayed by ``runner``."""
     sponsors = reorder(sponsors, order)
     sponsors, gains = race_start(sponsors, setup.grid, race.event.sponsors)
-    watch: list[RaceWatch] = []
+    watch = RaceWatch(start_race(setup)[0], race.event)
     index = [0]
 
     def on_step(before: RaceState, action: Action, after: RaceState,
                 events: tuple[Event, ...]) -> None:
-        if not watch:
-            watch.append(RaceWatch(start_race(setup)[0], race.event))
-        watch[0].step(index[0], before, after, events)
+        watch.step(index[0], before, after, events)
         index[0] += 1
 
     played = runner(setup, on_step)
-    if not watch:
-        watch.append(RaceWatch(start_race(setup)[0], race.event))
-    watch[0].finish(index[0] - 1)
+    watch.finish(index[0] - 1)
     earned = []
-    for claim in watch[0].claims:
+    for claim in watch.claims:
         sponsors, gain = give(sponsors, claim.car, claim.reason, claim.step, claim.corner)
         earned.append(gain)
-    eliminated = tuple(watch[0].eliminated)
+    eliminated = tuple(watch.eliminated)
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)
     new_totals = tuple(t + p for t, p in zip(totals, points, strict=True))
@@ -145,10 +156,11 @@ def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...]
 
 
 def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
-                    rng: random.Random) -> tuple[tuple[str, ...], ...]:
+                    conditions: Conditions | None, rng: random.Random
+                    ) -> tuple[tuple[str, ...], ...]:
     decks = []
     for ups in upgrades:
-        deck = list(expected_deck(race, ups))
+        deck = list(expected_deck(race, ups, conditions.weather if conditions else None))
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return tuple(decks)
@@ -156,11 +168,12 @@ def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
 
 @implements("championship.season", "championship.grid", "championship.carry-over")
 def play_championship(year: int, players: int, seed: int, policy: Policy = greedy_policy,
-                      draft: bool = False,
+                      draft: bool = False, weather: bool = False,
                       progress: Callable[[RaceResult], None] | None = None) -> Championship:
     """Play the season of ``year`` with ``players`` players from ``seed``: ``policy``
     chooses every action; the first grid, the upgrades (quick start, or a random draft
-    with ``draft``), every deck and every sponsor shuffle come from the seed."""
+    with ``draft``), every deck and every sponsor shuffle, and with ``weather`` each race's
+    weather and road tokens, come from the seed."""
     check_players(players)
     plan = season(year)
     rng = random.Random(seed)
@@ -176,7 +189,9 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
     results: list[RaceResult] = []
     for number, race in enumerate(plan.races, start=1):
         order = shuffle_order(sponsors, rng)
-        setup = race_setup(race, players, grid, upgrades, _shuffled_decks(race, upgrades, rng))
+        conditions = draw_conditions(race, rng) if weather else None
+        setup = race_setup(race, players, grid, upgrades,
+                           _shuffled_decks(race, upgrades, conditions, rng), conditions)
 
         def runner(s: RaceSetup, on_step: OnStep) -> Race:
             return play(s, policy, rng, on_step)
@@ -187,22 +202,28 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
             progress(result)
         sponsors, totals = result.sponsors, result.totals
         grid = next_grid(result.standings)
-    return Championship(year, players, upgrades, tuple(results))
+    return Championship(year, players, upgrades, tuple(results), weather)
 
 
 def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[Action],
                 order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
                 expected_grid: tuple[int, ...] | None,
-                upgrades: tuple[tuple[str, ...], ...]) -> RaceResult:
+                upgrades: tuple[tuple[str, ...], ...], weather: bool = False) -> RaceResult:
     """Replay one recorded race after checking its setup is the one the championship makes
-    (track, laps, grid from the standings, kept upgrades, decks of the right cards)."""
-    want = race_setup(race, setup.players, setup.grid, upgrades, setup.decks)
+    (track, laps, grid from the standings, kept upgrades, decks of the right cards, the
+    weather module exactly when the championship plays it)."""
+    conditions = setup.conditions if weather else None
+    if weather and conditions is None:
+        raise MalformedInput("championship.season", f"race {number}: the championship plays "
+                             "the weather module, the logged setup does not")
+    want = race_setup(race, setup.players, setup.grid, upgrades, setup.decks, conditions)
     problems = [name for name, ok in (
         ("track", setup.track == want.track), ("laps", setup.laps == want.laps),
         ("changes", setup.changes == want.changes),
         ("modules", setup.modules == want.modules), ("upgrades", setup.upgrades == upgrades),
         ("grid", expected_grid is None or setup.grid == expected_grid),
-        ("decks", all(Counter(d) == Counter(expected_deck(race, u))
+        ("decks", all(Counter(d) == Counter(expected_deck(
+            race, u, conditions.weather if conditions else None))
                       for d, u in zip(setup.decks, upgrades, strict=True)))) if not ok]
     if problems:
         raise MalformedInput("championship.season", f"race {number}: the logged setup's "

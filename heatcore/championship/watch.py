@@ -48,6 +48,7 @@ class RaceWatch:
     """Follows one race step by step and collects its claims and eliminations."""
 
     def __init__(self, start: RaceState, event: EventCard) -> None:
+        self.start = start
         self.track = start.track
         self.laps = start.laps
         self.event = event
@@ -115,7 +116,7 @@ class RaceWatch:
                 continue
             if number in turn.slipstreamed:
                 self.claims.append(Claim(turn.car, "press-slipstream", index, number))
-            elif pays_press(self.track, number, speed):
+            elif pays_press(self.start, number, speed):
                 self.claims.append(Claim(turn.car, "press-exceed", index, number))
         trigger = self.event.sponsor_trigger
         grandstand = (trigger == "first-three-lap-one" and crossed_lap_one

@@ -61,7 +61,7 @@ def _box() -> Counter[str]:
 
 
 def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
-                 upgrades: list[list[str]]) -> None:
+                 upgrades: list[list[str]], weather: bool) -> None:
     setup = race["race"]["setup"]
     track = _track(race["track"])
     changes = event["changes"]
@@ -76,9 +76,11 @@ def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
     got = setup.get("changes", {"heat": 0, "stress": 0, "hand": 7})
     _require(got == want, ("event.setup-changes",),
              f"race {number}: changes {got}, the event makes {want}")
-    _require(setup.get("modules") == ["garage"] and setup.get("upgrades") == upgrades,
+    modules = ["weather", "garage"] if weather else ["garage"]
+    _require(setup.get("modules") == modules and setup.get("upgrades") == upgrades,
              ("championship.carry-over",),
-             f"race {number}: the Garage upgrades are not the season's {upgrades}")
+             f"race {number}: modules {setup.get('modules')} (want {modules}) or the Garage "
+             f"upgrades are not the season's {upgrades}")
 
 
 def _places(ranking: list[str], eliminated: list[str]) -> list[str]:
@@ -186,7 +188,7 @@ def check_championship_log(log: dict[str, Any]) -> None:
     standings: list[str] | None = None
     for number, race in enumerate(races, start=1):
         event = events[race["event"]]
-        _check_setup(number, race, event, log["upgrades"])
+        _check_setup(number, race, event, log["upgrades"], bool(log.get("weather")))
         grid = race["race"]["setup"]["grid"]
         _require(standings is None or grid == standings, ("championship.grid",),
                  f"race {number}: grid {grid}, the standings are {standings}")
