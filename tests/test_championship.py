@@ -5,6 +5,7 @@ seasons played and replayed from their logs, and planted bugs the checks must ca
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +33,7 @@ from heatcore.championship.standings import next_grid, race_points, result_order
 from heatcore.championship.watch import RaceWatch
 from heatcore.cleanup import hand_size
 from heatcore.cli import main
+from heatcore.driver import greedy_policy, random_policy
 from heatcore.events import Event, event
 from heatcore.notation import setup_from_dict, setup_to_dict, state_from_json, state_to_json
 from heatcore.oracle.championship import ChampionshipCheckFailure, check_championship_log
@@ -490,3 +492,30 @@ def test_the_press_compares_with_the_road_token_limit_never_the_adjust() -> None
         change = {"limit-plus": 1, "limit-minus": -1}.get(token, 0)
         assert press_limit(state, number) == corner.limit + change
     assert state.garage is not None  # the cars' Adjust cards play no part: state-wide limit
+
+
+def _check_whole(champ: Championship) -> None:
+    """Every race through the race checker, the log through the independent check and an
+    exact replay."""
+    for result in champ.races:
+        replay_checked(result.race.setup, list(result.race.actions))
+    log = log_of(champ)
+    check_championship_log(log)
+    assert championship_to_dict(replay_championship(log)) == championship_to_dict(champ)
+
+
+@pytest.mark.rules(*CHAMPIONSHIP_RULES, "event.setup-changes")
+def test_random_drivers_play_a_season_every_step_checked() -> None:
+    _check_whole(play_championship(1963, 3, 1, policy=random_policy))
+
+
+@pytest.mark.skipif(not os.environ.get("HEATCORE_CHAMPIONSHIP_DEEP"),
+                    reason="opt-in: HEATCORE_CHAMPIONSHIP_DEEP=1 (a few minutes)")
+@pytest.mark.rules(*CHAMPIONSHIP_RULES, "event.setup-changes", "sponsor.given-at-once")
+@pytest.mark.parametrize("year", [1961, 1962, 1963])
+def test_deep_many_seasons_every_step_checked(year: int) -> None:
+    for players in range(2, 7):
+        for seed in range(6):
+            policy = random_policy if seed % 2 else greedy_policy
+            _check_whole(play_championship(year, players, seed, policy=policy,
+                                           weather=seed % 3 == 0, draft=seed % 4 == 1))
