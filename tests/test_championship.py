@@ -371,6 +371,39 @@ def test_planted_bug_a_sponsor_given_twice_is_caught(monkeypatch: pytest.MonkeyP
         _plant_and_check()
 
 
+@pytest.mark.rules("press.sponsor", "ruling.press-corner-limit")
+def test_planted_bug_press_overspeed_never_paid_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore.championship import watch
+
+    monkeypatch.setattr(watch, "pays_press", lambda state, number, speed: False)
+    with pytest.raises(ChampionshipCheckFailure, match=r"press\.sponsor"):
+        for seed in range(5):  # some race pays a press card for overspeed
+            check_championship_log(log_of(play_championship(1962, 3, seed)))
+
+
+@pytest.mark.rules("press.sponsor", "ruling.press-corner-limit")
+def test_planted_bug_press_limit_with_the_adjust_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore.championship import watch
+
+    monkeypatch.setattr(watch, "pays_press", lambda state, number, speed: speed >= 2 + (
+        state.track.corners[number - 1].limit - 1))  # as if an Adjust -1 lowered the limit
+    with pytest.raises(ChampionshipCheckFailure, match=r"press\.sponsor"):
+        for seed in range(5):
+            check_championship_log(log_of(play_championship(1962, 3, seed)))
+
+
+@pytest.mark.rules("event.live-tv", "ruling.event-pass-count")
+def test_planted_bug_pass_count_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore.championship import watch
+
+    monkeypatch.setattr(watch, "PASSES", 2)
+    with pytest.raises(ChampionshipCheckFailure, match=r"event\.live-tv"):
+        for seed in range(5):
+            check_championship_log(log_of(play_championship(1963, 4, seed)))
+
+
 @pytest.mark.rules("championship.grid")
 def test_planted_bug_grid_not_from_the_standings_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,10 @@ in-race cards only for reasons the event allows at its press corners, and the de
 held cards always the 35 cards of the box; and, under an event whose spins eliminate,
 that the eliminated cars are exactly the cars that spun, in order (the race log replayed
 through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race checker checks
-races) and does not recompute which turns earned a press or event card.
+races). It recomputes the cards earned during each race on its own: it replays the race
+through the engine (:func:`heatcore.engine.apply`), reads each turn's start and end from the
+states around its events, the corner lines from the raw track data, and lists the press and
+event cards that turn earns, which must be the logged ones in the logged order.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from heatcore.engine import apply
+from heatcore.notation import parse_action, setup_from_dict
 from heatcore.racelog import replay_log
 from heatcore.registry import spec_dir
+from heatcore.setup import start_race
 
 
 class ChampionshipCheckFailure(Exception):
@@ -170,6 +176,91 @@ def _spun(race_log: dict[str, Any]) -> list[str]:
     return out
 
 
+def _lines(track: dict[str, Any], laps: int, old: int, new: int) -> list[int]:
+    """The corner numbers whose lines lie between positions ``old`` (included) and ``new``
+    (excluded), from the grid's lap to the last lap."""
+    length = track["spaces_per_lap"]
+    return [number for lap in range(-1, laps)
+            for number, corner in enumerate(track["corners"], start=1)
+            if old <= corner["after_space"] + length * lap < new]
+
+
+def _earned(race: dict[str, Any], event: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(car, reason, corner) of every card the race's turns earn, in the order earned."""
+    track = _track(race["track"])
+    setup = setup_from_dict(race["race"]["setup"])
+    state, _ = start_race(setup)
+    corners = len(track["corners"])
+    press = {index % corners + 1 for index in event["press"]}
+    trigger = event["sponsor_trigger"]
+    out: list[tuple[str, str, int]] = []
+    crossed: list[int] = []
+    turn: dict[str, Any] | None = None
+
+    def close(after_positions: list[int]) -> None:
+        nonlocal turn
+        if turn is None:
+            return
+        car, end = turn["car"], after_positions[turn["car"]]
+        first_time = car not in crossed and end > track["spaces_per_lap"]
+        if first_time:
+            crossed.append(car)
+        if not turn["spun"]:
+            for number, speed in turn["corners"]:
+                if number in press and number in turn["slip"]:
+                    out.append((_name(car), "press-slipstream", number))
+                elif number in press and speed >= track["corners"][number - 1]["limit"] + \
+                        _road_change(setup, number) + 2:
+                    out.append((_name(car), "press-exceed", number))
+            if trigger == "first-three-lap-one" and first_time and len(crossed) <= 3:
+                out.append((_name(car), trigger, 0))
+            if trigger == "speed-15" and turn["speed"] >= 15:
+                out.append((_name(car), trigger, 0))
+            if trigger == "pass-three" and sum(
+                    1 for other, p in enumerate(after_positions)
+                    if other != car and turn["start"] < p < end) >= 3:
+                out.append((_name(car), trigger, 0))
+        turn = None
+
+    for text in race["race"]["actions"]:
+        before = state
+        state, events = apply(state, parse_action(text))
+        for who in (before, state):
+            if turn is not None and who.turn is not None and who.turn.car == turn["car"]:
+                turn["speed"] = max(turn["speed"], who.turn.speed)
+        # where each car stands as the step's events happen (the next car may move in it)
+        positions = [c.position for c in before.cars]
+        for ev in events:
+            if ev.kind in ("moved", "spun-out") and ev.car is not None:
+                positions[ev.car] = int(ev.get("position"))
+            if ev.kind in ("turn-started", "round-started", "race-over"):
+                close(positions)
+            if ev.kind == "turn-started" and ev.car is not None:
+                turn = {"car": ev.car, "start": before.cars[ev.car].position, "speed": 0,
+                        "spun": False, "slip": set(), "corners": []}
+                continue
+            if turn is None or ev.car != turn["car"]:
+                continue
+            if isinstance(ev.get("speed"), int):
+                turn["speed"] = max(turn["speed"], ev.get("speed"))
+            if ev.kind == "moved" and ev.get("by") == "slipstream":
+                old = int(ev.get("position")) - int(ev.get("spaces"))
+                turn["slip"] |= set(_lines(track, setup.laps, old, int(ev.get("position"))))
+            elif ev.kind == "corner":
+                turn["corners"].append((int(ev.get("corner")), int(ev.get("speed"))))
+            elif ev.kind == "spun-out":
+                turn["spun"] = True
+    close([c.position for c in state.cars])
+    return out
+
+
+def _road_change(setup: Any, number: int) -> int:
+    """The road token's change to corner ``number``'s limit (0 without the weather)."""
+    if setup.weather is None:
+        return 0
+    return {"limit-plus": 1, "limit-minus": -1}.get(setup.road[number - 1], 0)
+
+
 def check_championship_log(log: dict[str, Any]) -> None:
     """Raise ChampionshipCheckFailure naming the rule at the first thing the log gets
     wrong; return None when every race, point and card is as the rules make them."""
@@ -193,6 +284,11 @@ def check_championship_log(log: dict[str, Any]) -> None:
         _require(standings is None or grid == standings, ("championship.grid",),
                  f"race {number}: grid {grid}, the standings are {standings}")
         _check_sponsors(number, race, event, held, grid)
+        logged = [(g["car"], g["reason"], g["corner"]) for g in race["result"]["gains"]
+                  if g["step"] >= 0]
+        earned = _earned(race, event)
+        _require(logged == earned, ("press.sponsor", "sponsor.given-at-once", event["rule"]),
+                 f"race {number}: cards given during the race {logged}, earned {earned}")
         result = race["result"]
         eliminated = result["eliminated"]
         spun = _spun(race["race"]) if event["eliminate_on_spin"] else []
