@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from heatcore.championship.data import (
     sponsor_box,
     sponsor_types,
 )
+from heatcore.championship.garage import GarageRound, apply_round, full_pool
 from heatcore.championship.log import championship_to_dict, replay_championship
 from heatcore.championship.press import press_corners
 from heatcore.championship.season import Championship, expected_deck, play_championship
@@ -305,8 +307,8 @@ def test_a_season_plays_to_standings_and_replays_from_its_log(year: int) -> None
     assert champ.totals == tuple(sum(r.points[i] for r in champ.races) for i in range(3))
     for before, after in zip(champ.races, champ.races[1:], strict=False):
         assert after.race.setup.grid == before.standings
-    for result in champ.races:
-        assert result.race.setup.upgrades == champ.upgrades, "upgrades kept all season"
+    for number, result in enumerate(champ.races, start=1):
+        assert all(len(u) == number for u in result.race.setup.upgrades), "one per race"
         assert result.race.final.is_over()
         assert accounted(result.sponsors)
     log = log_of(champ)
@@ -315,19 +317,27 @@ def test_a_season_plays_to_standings_and_replays_from_its_log(year: int) -> None
     assert championship_to_dict(again) == championship_to_dict(champ)
 
 
-@pytest.mark.rules("championship.carry-over", "sponsor.deck", "sponsor.given-at-once")
+@pytest.mark.rules("championship.carry-over", "championship.garage-round", "sponsor.deck",
+                   "sponsor.given-at-once")
 def test_every_card_is_accounted_for_across_races() -> None:
+    box = Counter(full_pool())
     for year in (1961, 1962, 1963):
         champ = played(year, 3)
         held: Counter[str] = Counter()
+        kept: list[Counter[str]] = [Counter() for _ in range(3)]
         for result in champ.races:
+            ups = result.race.setup.upgrades
+            assert Counter(result.pool) + sum((Counter(u) for u in ups), Counter()) == box
+            for index, owned in enumerate(kept):  # every upgrade kept, but a swapped one
+                assert sum((owned - Counter(ups[index])).values()) <= (
+                    1 if result.garage.swap and index == result.race.setup.grid[-1] else 0)
+                kept[index] = Counter(ups[index])
             given = Counter(g.card for g in result.gains if g.card is not None)
             held += given
             assert Counter(c for h in result.sponsors.held for c in h) == held
             assert len(result.sponsors.deck) + sum(held.values()) == 35
             for index, deck in enumerate(result.race.setup.decks):
-                assert sorted(deck) == sorted(expected_deck(result.season_race,
-                                                            champ.upgrades[index]))
+                assert sorted(deck) == sorted(expected_deck(result.season_race, ups[index]))
 
 
 @pytest.mark.rules("championship.season")
@@ -551,4 +561,54 @@ def test_deep_many_seasons_every_step_checked(year: int) -> None:
         for seed in range(6):
             policy = random_policy if seed % 2 else greedy_policy
             _check_whole(play_championship(year, players, seed, policy=policy,
-                                           weather=seed % 3 == 0, draft=seed % 4 == 1))
+                                           weather=seed % 3 == 0))
+
+
+@pytest.mark.rules("championship.garage-round")
+def test_a_garage_round_picks_from_the_back_then_the_last_car_may_swap() -> None:
+    pool = tuple(sorted(["G1", "G2", "G3", "G4", "G5", "G6", "G7"], key=lambda c: int(c[1:])))
+    grid = (2, 0, 1)  # P3 on pole, P2 last
+    ups: tuple[tuple[str, ...], ...] = (("G9",), ("G10",), ("G11",))
+    rnd = GarageRound(("G1", "G2", "G3", "G4", "G5", "G6"), ((1, "G2"), (0, "G1"), (2, "G6")),
+                      ("G10", "G4"))
+    deck, after = apply_round(pool, ups, grid, rnd)
+    assert after == (("G1", "G9"), ("G2", "G4"), ("G6", "G11"))
+    assert deck == ("G3", "G5", "G7", "G10")
+    for bad in (GarageRound(rnd.market, ((0, "G2"), (1, "G1"), (2, "G6")), None),  # order
+                GarageRound(rnd.market, rnd.picks, ("G9", "G4")),  # P2 does not own G9
+                GarageRound(rnd.market, rnd.picks, ("G10", "G2")),  # G2 was picked
+                GarageRound(("G1", "G2", "G3", "G4", "G5", "G8"), rnd.picks, None)):  # not in deck
+        with pytest.raises(MalformedInput, match=r"championship\.garage-round"):
+            apply_round(pool, ups, grid, bad)
+
+
+@pytest.mark.rules("championship.garage-round")
+def test_planted_bug_the_pole_picks_first_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore.championship import garage
+
+    real = garage.play_round
+
+    def pole_first(pool: tuple[str, ...], upgrades: tuple[tuple[str, ...], ...],
+                   grid: tuple[int, ...], rng: random.Random) -> GarageRound:
+        rnd = real(pool, upgrades, grid, rng)
+        return GarageRound(rnd.market, tuple(reversed(rnd.picks)), None)
+
+    monkeypatch.setattr(garage, "apply_round", _unchecked_apply(garage.apply_round))
+    monkeypatch.setattr(season_module, "play_round", pole_first)
+    monkeypatch.setattr(season_module, "apply_round", _unchecked_apply(garage.apply_round))
+    with pytest.raises(ChampionshipCheckFailure, match=r"championship\.garage-round"):
+        check_championship_log(log_of(play_championship(1961, 3, 0)))
+
+
+def _unchecked_apply(apply: Any) -> Any:
+    """apply_round with the pick order check taken out (the planted engine's own check)."""
+    def planted(pool: tuple[str, ...], upgrades: tuple[tuple[str, ...], ...],
+                grid: tuple[int, ...], rnd: GarageRound) -> Any:
+        order = tuple(c for c, _ in rnd.picks)
+        fixed = GarageRound(rnd.market, tuple(sorted(rnd.picks, key=lambda p: tuple(
+            reversed(grid)).index(p[0]))), rnd.swap)
+        deck, ups = apply(pool, upgrades, grid, fixed)
+        assert order  # the round as played keeps its (wrong) order in the log
+        return deck, ups
+
+    return planted

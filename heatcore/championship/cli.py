@@ -28,9 +28,6 @@ def parser() -> Parser:
                    help="number of players")
     p.add_argument("--seed", type=seed, default=0,
                    help="the seed of every chance outcome and choice")
-    p.add_argument("--draft", action="store_true",
-                   help="draft the upgrades before the first race (random picks) instead "
-                        "of the quick start")
     p.add_argument("--weather", action="store_true",
                    help="play the weather module in every race (weather and road tokens "
                         "drawn per race)")
@@ -52,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
                            f"{', '.join(str(y) for y in seasons())})")
     if args.log:
         writable_dir(Path(args.log).resolve().parent)
-    champ = play_championship(args.season, args.players, args.seed, draft=args.draft,
-                              weather=args.weather)
+    champ = play_championship(args.season, args.players, args.seed, weather=args.weather)
     write_text("\n".join(championship_lines(champ)) + "\n")
     if args.log:
         save_championship(champ, Path(args.log))

@@ -11,13 +11,14 @@ from typing import Any
 from heatcore.errors import MalformedInput
 from heatcore.registry import implements, spec_dir
 
-#: The Championship's rules settled around its races (sponsors, press corners, points,
-#: standings, the grid, what carries over) and their rulings. The race protocol does not carry
-#: them, so the race fixtures cannot show them: the championship log, its replay and its
-#: independent check (heatcore.oracle.championship) test them.
+#: The Championship's rules settled around its races (the Garage rounds, sponsors, press
+#: corners, points, standings, the grid, what carries over) and their rulings. The race
+#: protocol does not carry them, so the race fixtures cannot show them: the championship log,
+#: its replay and its independent check (heatcore.oracle.championship) test them.
 BETWEEN_RACES = frozenset({
     "championship.season", "championship.points", "championship.standings",
-    "championship.grid", "championship.carry-over", "sponsor.deck", "sponsor.race-start",
+    "championship.grid", "championship.carry-over", "championship.garage-round",
+    "sponsor.deck", "sponsor.race-start",
     "sponsor.given-at-once", "press.corners", "press.sponsor", "event.grandstand",
     "event.speed-record", "event.corruption", "event.title-sponsor", "event.live-tv",
     "ruling.championship-ties", "ruling.press-corner-limit", "ruling.sponsor-deck-empty",

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from heatcore.championship.data import season
+from heatcore.championship.garage import GarageRound, apply_round, full_pool
 from heatcore.championship.season import Championship, RaceResult, replay_race
 from heatcore.championship.sponsors import new_sponsors
 from heatcore.championship.standings import next_grid
 from heatcore.errors import MalformedInput, RulesError
 from heatcore.files import write_atomic
-from heatcore.notation import parse_action, setup_from_dict
+from heatcore.notation import parse_action, parse_car, setup_from_dict
 from heatcore.racelog import race_to_dict
 from heatcore.registry import implements
 from heatcore.state import car_name
@@ -23,7 +24,11 @@ LOG_FORMAT = "heatcore.championship/1"
 
 
 def _race_dict(result: RaceResult) -> dict[str, Any]:
+    rnd = result.garage
     return {"track": result.season_race.track, "event": result.event.id,
+            "garage": {"market": list(rnd.market),
+                       "picks": [[car_name(c), card] for c, card in rnd.picks],
+                       "swap": list(rnd.swap) if rnd.swap else None},
             "sponsor_order": list(result.sponsor_order), "race": race_to_dict(result.race),
             "result": _race_result(result)}
 
@@ -39,7 +44,7 @@ def _race_result(result: RaceResult) -> dict[str, Any]:
 def championship_to_dict(champ: Championship) -> dict[str, Any]:
     """The championship as JSON data."""
     return {"format": LOG_FORMAT, "season": champ.year, "players": champ.players,
-            "weather": champ.weather, "upgrades": [list(u) for u in champ.upgrades],
+            "weather": champ.weather,
             "races": [_race_dict(r) for r in champ.races],
             "result": {"standings": [car_name(c) for c in champ.standings],
                        "totals": list(champ.totals)}}
@@ -63,6 +68,23 @@ def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
+def _garage_round(data: dict[str, Any], players: int, where: str) -> GarageRound:
+    """A logged Garage round; MalformedInput naming the field when it cannot be read."""
+    market, picks, swap = data.get("market"), data.get("picks"), data.get("swap")
+    ok = (isinstance(market, list) and all(isinstance(c, str) for c in market)
+          and isinstance(picks, list) and all(
+              isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+              for p in picks)
+          and (swap is None or (isinstance(swap, list) and len(swap) == 2
+                                and all(isinstance(x, str) for x in swap))))
+    if not ok:
+        raise MalformedInput("championship.garage-round", f"{where}: garage needs market "
+                             "(cards), picks ([car, card] pairs) and swap (null or a pair)")
+    assert isinstance(market, list) and isinstance(picks, list)
+    return GarageRound(tuple(market), tuple((parse_car(c), card) for c, card in picks),
+                       (swap[0], swap[1]) if swap else None)
+
+
 @implements("championship.season")
 def replay_championship(log: Any) -> Championship:
     """Replay a championship log race by race; MalformedInput (or the race's rules error)
@@ -72,7 +94,6 @@ def replay_championship(log: Any) -> Championship:
                              f"{LOG_FORMAT!r} expected)")
     plan = season(_field(log, "season", int, "championship log"))
     players = _field(log, "players", int, "championship log")
-    upgrades = tuple(tuple(u) for u in _field(log, "upgrades", list, "championship log"))
     races = _field(log, "races", list, "championship log")
     weather = log.get("weather", False)
     if not isinstance(weather, bool):
@@ -82,6 +103,8 @@ def replay_championship(log: Any) -> Championship:
         raise MalformedInput("championship.season", f"season {plan.year} has "
                              f"{len(plan.races)} races, the log {len(races)}")
     sponsors = new_sponsors(players)
+    pool = full_pool()
+    upgrades: tuple[tuple[str, ...], ...] = ((),) * players
     totals = (0,) * players
     grid: tuple[int, ...] | None = None
     results: list[RaceResult] = []
@@ -95,10 +118,12 @@ def replay_championship(log: Any) -> Championship:
         setup = setup_from_dict(race_log.get("setup"))
         texts = _field(race_log, "actions", list, where)
         try:
+            rnd = _garage_round(_field(entry, "garage", dict, where), players, where)
+            pool, upgrades = apply_round(pool, upgrades, grid or setup.grid, rnd)
             actions = [parse_action(t) for t in texts]
             result = replay_race(number, race, setup, actions,
                                  tuple(_field(entry, "sponsor_order", list, where)), sponsors,
-                                 totals, grid, upgrades, weather)
+                                 totals, grid, (rnd, pool, upgrades), weather)
         except RulesError as error:
             raise type(error)(error.rule, f"{where}: {error.detail}") from None
         if _race_result(result) != entry.get("result"):
@@ -107,7 +132,7 @@ def replay_championship(log: Any) -> Championship:
         results.append(result)
         sponsors, totals = result.sponsors, result.totals
         grid = next_grid(result.standings)
-    champ = Championship(plan.year, players, upgrades, tuple(results), weather)
+    champ = Championship(plan.year, players, tuple(results), weather)
     if championship_to_dict(champ)["result"] != log.get("result"):
         raise MalformedInput("championship.season", "the replay's standings differ from the "
                              "logged ones")

@@ -59,9 +59,7 @@ def page_rst() -> str:
                       + [("7 and below, or eliminated", "0")]))
     out.append("What heatcore's championship does not play yet: Sponsorship cards are given, "
                "kept and accounted for but cannot be played in a race; an eliminated car "
-               "scores 0 and ranks last but stays on the track until it finishes; there is no "
-               "Garage draft round between races (each player keeps the three upgrades of the "
-               "first race). The weather module is played on request "
-               "(``heatcore championship --weather``): a weather token and road tokens drawn "
-               "for every race.\n")
+               "scores 0 and ranks last but stays on the track until it finishes. The weather "
+               "module is played on request (``heatcore championship --weather``): a weather "
+               "token and road tokens drawn for every race.\n")
     return "".join(out)

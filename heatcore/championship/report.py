@@ -22,7 +22,10 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
              f"  {event.text}",
              f"  laps {setup.laps}; sponsors at the start {event.sponsors} each; "
              f"press corners {press}",
-             f"  grid (pole first): {_names(setup.grid)}"]
+             f"  grid (pole first): {_names(setup.grid)}",
+             f"  Garage round: {result.garage}",
+             "  upgrades: " + "; ".join(f"{car_name(i)} {' '.join(u)}"
+                                        for i, u in enumerate(setup.upgrades))]
     if setup.conditions is not None:
         lines.append(f"  weather {setup.conditions.weather}; road tokens "
                      f"{' '.join(setup.conditions.road)}")
@@ -48,9 +51,7 @@ def championship_lines(champ: Championship) -> list[str]:
     """Every race, then the final standings and who holds which upgrades and sponsors."""
     races = len(champ.races)
     lines = [f"Championship {champ.year}: {champ.players} players"
-             f"{', weather module' if champ.weather else ''}",
-             "Upgrades (kept all season): " + "; ".join(
-                 f"{car_name(i)} {' '.join(u)}" for i, u in enumerate(champ.upgrades))]
+             f"{', weather module' if champ.weather else ''}"]
     for result in champ.races:
         lines.extend(race_lines(result, races))
     lines.append("Final standings:")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from heatcore.actions import Action
 from heatcore.championship.changes import apply_changes, changes_of
 from heatcore.championship.data import EventCard, Season, SeasonRace, season
+from heatcore.championship.garage import GarageRound, apply_round, full_pool, play_round
 from heatcore.championship.sponsors import (
     Gain,
     Sponsors,
@@ -30,7 +31,6 @@ from heatcore.engine import apply
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
 from heatcore.garage.data import garage_deck
-from heatcore.garage.draft import ALL_DECKS, quick_start, run_draft, start_draft
 from heatcore.registry import implements
 from heatcore.setup import MAX_PLAYERS, MIN_PLAYERS, RaceSetup, start_race
 from heatcore.state import Conditions, RaceState
@@ -51,6 +51,8 @@ class RaceResult:
 
     number: int
     season_race: SeasonRace
+    garage: GarageRound
+    pool: tuple[str, ...]
     sponsor_order: tuple[str, ...]
     race: Race
     gains: tuple[Gain, ...]
@@ -73,9 +75,13 @@ class Championship:
 
     year: int
     players: int
-    upgrades: tuple[tuple[str, ...], ...]
     races: tuple[RaceResult, ...]
     weather: bool = False
+
+    @property
+    def upgrades(self) -> tuple[tuple[str, ...], ...]:
+        """Each player's upgrades after the last race's Garage round."""
+        return self.races[-1].race.setup.upgrades if self.races else ((),) * self.players
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -128,8 +134,9 @@ def draw_conditions(race: SeasonRace, rng: random.Random) -> Conditions:
     return Conditions(weather, tuple(bag[:len(load_track(race.track).corners)]))
 
 
-def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...],
-         sponsors: Sponsors, totals: tuple[int, ...], runner: Runner) -> RaceResult:
+def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ...]],
+         setup: RaceSetup, order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
+         runner: Runner) -> RaceResult:
     """One race of the championship, played or replayed by ``runner``."""
     sponsors = reorder(sponsors, order)
     sponsors, gains = race_start(sponsors, setup.grid, race.event.sponsors)
@@ -151,8 +158,9 @@ def _run(number: int, race: SeasonRace, setup: RaceSetup, order: tuple[str, ...]
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)
     new_totals = tuple(t + p for t, p in zip(totals, points, strict=True))
-    return RaceResult(number, race, order, played, (*gains, *earned), eliminated,
-                      places, points, new_totals, standings(new_totals, places), sponsors)
+    return RaceResult(number, race, garage[0], garage[1], order, played, (*gains, *earned),
+                      eliminated, places, points, new_totals, standings(new_totals, places),
+                      sponsors)
 
 
 def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
@@ -168,11 +176,11 @@ def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
 
 @implements("championship.season", "championship.grid", "championship.carry-over")
 def play_championship(year: int, players: int, seed: int, policy: Policy = greedy_policy,
-                      draft: bool = False, weather: bool = False,
+                      weather: bool = False,
                       progress: Callable[[RaceResult], None] | None = None) -> Championship:
     """Play the season of ``year`` with ``players`` players from ``seed``: ``policy``
-    chooses every action; the first grid, the upgrades (quick start, or a random draft
-    with ``draft``), every deck and every sponsor shuffle, and with ``weather`` each race's
+    chooses every race action; the first grid, each Garage round (market, and random picks
+    and swap), every deck and every sponsor shuffle, and with ``weather`` each race's
     weather and road tokens, come from the seed."""
     check_players(players)
     plan = season(year)
@@ -180,14 +188,14 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
     first = list(range(players))
     rng.shuffle(first)
     grid = tuple(first)
-    if draft:
-        upgrades = run_draft(start_draft(grid, players, ALL_DECKS), rng)[0].picks
-    else:
-        upgrades = quick_start(players, rng)
+    pool = full_pool()
+    upgrades: tuple[tuple[str, ...], ...] = ((),) * players
     sponsors = new_sponsors(players)
     totals = (0,) * players
     results: list[RaceResult] = []
     for number, race in enumerate(plan.races, start=1):
+        rnd = play_round(pool, upgrades, grid, rng)
+        pool, upgrades = apply_round(pool, upgrades, grid, rnd)
         order = shuffle_order(sponsors, rng)
         conditions = draw_conditions(race, rng) if weather else None
         setup = race_setup(race, players, grid, upgrades,
@@ -196,22 +204,24 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
         def runner(s: RaceSetup, on_step: OnStep) -> Race:
             return play(s, policy, rng, on_step)
 
-        result = _run(number, race, setup, order, sponsors, totals, runner)
+        result = _run(number, race, (rnd, pool), setup, order, sponsors, totals, runner)
         results.append(result)
         if progress is not None:
             progress(result)
         sponsors, totals = result.sponsors, result.totals
         grid = next_grid(result.standings)
-    return Championship(year, players, upgrades, tuple(results), weather)
+    return Championship(year, players, tuple(results), weather)
 
 
 def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[Action],
                 order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
                 expected_grid: tuple[int, ...] | None,
-                upgrades: tuple[tuple[str, ...], ...], weather: bool = False) -> RaceResult:
+                garage: tuple[GarageRound, tuple[str, ...], tuple[tuple[str, ...], ...]],
+                weather: bool = False) -> RaceResult:
     """Replay one recorded race after checking its setup is the one the championship makes
     (track, laps, grid from the standings, kept upgrades, decks of the right cards, the
     weather module exactly when the championship plays it)."""
+    rnd, pool, upgrades = garage
     conditions = setup.conditions if weather else None
     if weather and conditions is None:
         raise MalformedInput("championship.season", f"race {number}: the championship plays "
@@ -239,7 +249,7 @@ def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[A
             state = after
         return Race(s, tuple(actions), tuple(events), start_events, state)
 
-    return _run(number, race, want, order, sponsors, totals, runner)
+    return _run(number, race, (rnd, pool), want, order, sponsors, totals, runner)
 
 
 def season_of(year: int) -> Season:

@@ -172,11 +172,13 @@ def quick_start(players: int, rng: random.Random) -> tuple[tuple[str, ...], ...]
 
 
 def check_upgrades(upgrades: tuple[tuple[str, ...], ...], players: int) -> None:
-    """MalformedInput unless each player has 3 upgrades and all come from the box."""
+    """MalformedInput unless every player has the same number of upgrades, at least one (3
+    in a single race; one per race so far in a championship: championship.garage-round),
+    and all come from the box."""
     count = int(draft_rules()["quick_start"])
-    if len(upgrades) != players or any(len(u) != count for u in upgrades):
+    if len(upgrades) != players or len({len(u) for u in upgrades}) != 1 or not upgrades[0]:
         raise MalformedInput("garage.module", f"the Garage module gives each of the {players} "
-                             f"players {count} upgrades")
+                             f"players {count} upgrades (in a championship, one per race)")
     known = Counter(box(ALL_DECKS))
     taken = Counter(c for u in upgrades for c in u)
     if taken - known:

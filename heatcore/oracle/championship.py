@@ -3,7 +3,8 @@
 Written from the rule text (``spec/rules/23-championship.toml`` and the championship
 rulings) and the raw data of ``spec/modules/championship.json`` and ``spec/tracks``; nothing
 here comes from :mod:`heatcore.championship`. It checks every race's setup against its event
-(track, laps, Heat/Stress/hand changes, the Garage with the same upgrades all season), the
+(track, laps, Heat/Stress/hand changes), each Garage round (market from the upgrade deck,
+picks from the last car, the last car's swap) and the upgrades it gives, the
 grid of each later race against the standings it recomputes, the points (table, event
 bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn from the top
 of the logged deck order in the order given, the start-of-race cards per grid order, the
@@ -66,8 +67,50 @@ def _box() -> Counter[str]:
     return Counter({c["token"]: c["copies"] for c in _data()["sponsors"]["cards"]})
 
 
+def _upgrade_box() -> Counter[str]:
+    """Every upgrade card of both decks by market name (``G7``), from the raw Garage data."""
+    data = json.loads((spec_dir() / "modules" / "garage.json").read_text(encoding="utf-8"))
+    return Counter({f"G{c['type']}": c["copies"] for c in data["cards"]})
+
+
+def _check_garage(number: int, race: dict[str, Any], pool: Counter[str],
+                  owned: list[Counter[str]], grid: list[str]) -> None:
+    """One Garage round: market from the deck, picks from the last car to the pole, the
+    last car's swap; ``pool`` and ``owned`` are brought up to date."""
+    rnd = race["garage"]
+    market = Counter(rnd["market"])
+    size = min(sum(pool.values()), len(grid) + 3)
+    _require(sum(market.values()) == size and not market - pool,
+             ("championship.garage-round",),
+             f"race {number}: the market is not {size} cards of the upgrade deck")
+    _require([car for car, _ in rnd["picks"]] == list(reversed(grid)),
+             ("championship.garage-round",),
+             f"race {number}: picks not from the last car to the pole")
+    left = market.copy()
+    for car, card in rnd["picks"]:
+        _require(left[card] > 0, ("championship.garage-round",),
+                 f"race {number}: {car} picks {card}, not in the market")
+        left[card] -= 1
+        owned[int(car[1:]) - 1][card] += 1
+    if rnd["swap"] is not None:
+        mine, other = rnd["swap"]
+        last = owned[int(grid[-1][1:]) - 1]
+        _require(last[mine] > 0 and left[other] > 0, ("championship.garage-round",),
+                 f"race {number}: the last car's swap {mine} for {other} is not allowed")
+        last[mine] -= 1
+        last[other] += 1
+        left[other] -= 1
+        left[mine] += 1
+    pool.subtract(market)
+    pool.update(+left)
+    _require(sum((pool + sum(owned, Counter())).values()) == sum(_upgrade_box().values())
+             and pool + sum(owned, Counter()) == _upgrade_box(),
+             ("championship.garage-round", "championship.carry-over"),
+             f"race {number}: upgrade cards not accounted for")
+
+
 def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
-                 upgrades: list[list[str]], weather: bool) -> None:
+                 upgrades: list[Counter[str]], weather: bool) -> None:
     setup = race["race"]["setup"]
     track = _track(race["track"])
     changes = event["changes"]
@@ -83,10 +126,11 @@ def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
     _require(got == want, ("event.setup-changes",),
              f"race {number}: changes {got}, the event makes {want}")
     modules = ["weather", "garage"] if weather else ["garage"]
-    _require(setup.get("modules") == modules and setup.get("upgrades") == upgrades,
-             ("championship.carry-over",),
+    got_upgrades = [Counter(u) for u in setup.get("upgrades", [])]
+    _require(setup.get("modules") == modules and got_upgrades == [+u for u in upgrades],
+             ("championship.carry-over", "championship.garage-round"),
              f"race {number}: modules {setup.get('modules')} (want {modules}) or the Garage "
-             f"upgrades are not the season's {upgrades}")
+             f"upgrades are not the ones the rounds gave")
 
 
 def _places(ranking: list[str], eliminated: list[str]) -> list[str]:
@@ -276,13 +320,16 @@ def check_championship_log(log: dict[str, Any]) -> None:
              ("championship.season",), "the races are not the season's, in order")
     totals = [0] * players
     held: Counter[str] = Counter()
+    pool = _upgrade_box()
+    owned: list[Counter[str]] = [Counter() for _ in range(players)]
     standings: list[str] | None = None
     for number, race in enumerate(races, start=1):
         event = events[race["event"]]
-        _check_setup(number, race, event, log["upgrades"], bool(log.get("weather")))
         grid = race["race"]["setup"]["grid"]
         _require(standings is None or grid == standings, ("championship.grid",),
                  f"race {number}: grid {grid}, the standings are {standings}")
+        _check_garage(number, race, pool, owned, grid)
+        _check_setup(number, race, event, owned, bool(log.get("weather")))
         _check_sponsors(number, race, event, held, grid)
         logged = [(g["car"], g["reason"], g["corner"]) for g in race["result"]["gains"]
                   if g["step"] >= 0]
