@@ -1,6 +1,7 @@
 """Fixture cases of the Championship's event changes: steps cut from the first rounds of
-races set up as a championship sets them up (the Garage module, upgrades dealt, the event's
-laps, Heat, Stress and hand size), three per event rule whose change a race shows.
+races set up as a championship's third race is (the Garage module with three upgrades each,
+here from a quick start; the event's laps, Heat, Stress and hand size), three per event rule
+whose change a race shows.
 
 The rules a championship settles around its races (sponsors, press corners, points,
 standings, the grid: :data:`heatcore.championship.data.BETWEEN_RACES`) are not carried by
