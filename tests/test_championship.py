@@ -33,12 +33,12 @@ from heatcore.championship.season import Championship, expected_deck, play_champ
 from heatcore.championship.sponsors import Sponsors, accounted, give, new_sponsors, race_start
 from heatcore.championship.standings import next_grid, race_points, result_order, standings
 from heatcore.championship.watch import RaceWatch
+from heatcore.championship_check import ChampionshipCheckFailure, check_championship_log
 from heatcore.cleanup import hand_size
 from heatcore.cli import main
 from heatcore.driver import greedy_policy, random_policy
 from heatcore.events import Event, event
 from heatcore.notation import setup_from_dict, setup_to_dict, state_from_json, state_to_json
-from heatcore.oracle.championship import ChampionshipCheckFailure, check_championship_log
 from heatcore.race_checker import RuleViolation, replay_checked
 from heatcore.registry import spec_dir
 from heatcore.setup import start_race

@@ -14,7 +14,7 @@ from heatcore.registry import implements, spec_dir
 #: The Championship's rules settled around its races (the Garage rounds, sponsors, press
 #: corners, points, standings, the grid, what carries over) and their rulings. The race
 #: protocol does not carry them, so the race fixtures cannot show them: the championship log,
-#: its replay and its independent check (heatcore.oracle.championship) test them.
+#: its replay and its independent check (heatcore.championship_check) test them.
 BETWEEN_RACES = frozenset({
     "championship.season", "championship.points", "championship.standings",
     "championship.grid", "championship.carry-over", "championship.garage-round",

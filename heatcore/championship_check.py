@@ -1,5 +1,9 @@
 """An independent check of a championship log (``heatcore.championship/1``).
 
+It lives outside ``heatcore/oracle`` (the race model, which imports nothing of the engine):
+it replays each race through the engine, whose steps the race checker checks, and checks
+what the championship makes of them.
+
 Written from the rule text (``spec/rules/23-championship.toml`` and the championship
 rulings) and the raw data of ``spec/modules/championship.json`` and ``spec/tracks``; nothing
 here comes from :mod:`heatcore.championship`. It checks every race's setup against its event
