@@ -279,6 +279,7 @@ def _earned(race: dict[str, Any], event: dict[str, Any]) -> list[tuple[str, str,
         # where each car stands as the step's events happen (the next car may move in it)
         positions = [c.position for c in before.cars]
         for ev in events:
+            previous = positions[ev.car] if ev.car is not None else 0
             if ev.kind in ("moved", "spun-out") and ev.car is not None:
                 positions[ev.car] = int(ev.get("position"))
             if ev.kind in ("turn-started", "round-started", "race-over"):
@@ -292,8 +293,9 @@ def _earned(race: dict[str, Any], event: dict[str, Any]) -> list[tuple[str, str,
             if isinstance(ev.get("speed"), int):
                 turn["speed"] = max(turn["speed"], ev.get("speed"))
             if ev.kind == "moved" and ev.get("by") == "slipstream":
-                old = int(ev.get("position")) - int(ev.get("spaces"))
-                turn["slip"] |= set(_lines(track, setup.laps, old, int(ev.get("position"))))
+                # from where the car stood: a blocked move ends short of its spaces
+                turn["slip"] |= set(_lines(track, setup.laps, previous,
+                                           int(ev.get("position"))))
             elif ev.kind == "corner":
                 turn["corners"].append((int(ev.get("corner")), int(ev.get("speed"))))
             elif ev.kind == "spun-out":
