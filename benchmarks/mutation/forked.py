@@ -12,6 +12,7 @@ import ast
 import contextlib
 import importlib
 import importlib.metadata
+import json
 import os
 import shlex
 import sys
@@ -20,6 +21,12 @@ import time
 import tomllib
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the scratch copy's root
+from benchmarks.mutation import selection
+
+#: The child's exit code when a selected test was not collected (the map is stale).
+STALE = 97
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -86,6 +93,8 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
 
+    all_tests = "--all-tests" in only
+    only = [o for o in only if o != "--all-tests"]
     config = tomllib.loads(config_path.read_text(encoding="utf-8"))["cosmic-ray"]
     command = shlex.split(config["test-command"])
     assert command[:3] == ["python3", "-m", "pytest"], command
@@ -106,6 +115,9 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
         print(f"the tests fail without a mutation:\n{base[1]}")
         return 1
     print("baseline: the tests pass without a mutation", flush=True)
+    cmap = None if all_tests else _coverage_map(where, args, config["module-path"], timeout,
+                                                mutated)
+    trees: dict[str, ast.Module] = {}
     with use_db(str(db_path), WorkDB.Mode.open) as db:
         pending = [item for item in db.pending_work_items
                    if not only or str(item.mutations[0].module_path) in only
@@ -113,24 +125,106 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
         for count, item in enumerate(pending, start=1):
             mutation = item.mutations[0]
             module = where / mutation.module_path
-            original = module.read_bytes()
-            result = _one(module, mutation, args, timeout, apply_mutation, mutated, sources)
-            module.write_bytes(original)
+            started = time.monotonic()
+            tests = _tests_for(cmap, mutation, module, trees)
+            if tests == []:  # no test executes the mutated statement: nothing can kill it
+                lines = sorted(selection.statement_lines(
+                    trees[str(module)], mutation.start_pos[0], mutation.end_pos[0]))
+                result: tuple[str | None, str, str] = (
+                    "survived", f"no test executes {mutation.module_path} line(s) "
+                    f"{', '.join(map(str, lines))} (coverage map {cmap and cmap['key']}): "
+                    "survived without running a test", "")
+            else:
+                original = module.read_bytes()
+                try:
+                    result = _one(module, mutation, args, timeout, apply_mutation, mutated,
+                                  sources, tests=tests)
+                    if result[0] == "stale map":  # a selected test was not collected
+                        module.write_bytes(original)
+                        tests = None
+                        result = _one(module, mutation, args, timeout, apply_mutation,
+                                      mutated, sources)
+                finally:
+                    module.write_bytes(original)
             outcome, output, diff = result
+            ran = "all tests" if tests is None else f"{len(tests)} selected tests"
+            if tests:
+                output += f"\n[coverage selection: ran the {len(tests)} of " \
+                          f"{len(cmap['tests']) if cmap else '?'} tests that execute the line]"
             db.set_result(item.job_id, WorkResult(
                 output=output, diff=diff,
                 test_outcome=TestOutcome(outcome) if outcome else None,
                 worker_outcome=WorkerOutcome.NORMAL if outcome else WorkerOutcome.NO_TEST))
             print(f"{count}/{len(pending)} {mutation.module_path}:{mutation.start_pos[0]} "
-                  f"{mutation.operator_name} #{mutation.occurrence}: {outcome}", flush=True)
+                  f"{mutation.operator_name} #{mutation.occurrence}: {outcome} "
+                  f"({ran}, {time.monotonic() - started:.1f} s)", flush=True)
     return 0
+
+
+def _tests_for(cmap: dict[str, Any] | None, mutation: Any, module: Path,
+               trees: dict[str, ast.Module]) -> list[str] | None:
+    """The node IDs of the tests that execute the mutated statement (None: the whole
+    command, without a map or for a statement run outside the tests)."""
+    if str(module) not in trees:
+        trees[str(module)] = ast.parse(module.read_text(encoding="utf-8"))
+    if cmap is None:
+        return None
+    lines = selection.statement_lines(trees[str(module)], mutation.start_pos[0],
+                                      mutation.end_pos[0])
+    return selection.select(cmap, str(mutation.module_path), lines)
+
+
+def _coverage_map(where: Path, args: list[str], modules: list[str], timeout: float,
+                  mutated: set[str]) -> dict[str, Any] | None:
+    """The session's map line -> tests (``coverage-map.json`` in the scratch copy), measured
+    again in a forked child when its key (code, tests, command) changed; None if the
+    measured run failed (then every mutant runs the whole command)."""
+    path = where / "coverage-map.json"
+    key = selection.fingerprint(where, args)
+    if path.exists():
+        known = json.loads(path.read_text(encoding="utf-8"))
+        if known.get("key") == key and known.get("ok"):
+            print(f"coverage map {key}: up to date", flush=True)
+            return dict(known)
+    print(f"coverage map {key}: running the tests once under coverage (log in "
+          f"{where / 'coverage-map.log'})", flush=True)
+    for source in modules:
+        for pyc in (where / source).parent.glob(f"__pycache__/{Path(source).stem}.*.pyc"):
+            pyc.unlink()
+    with open(where / "coverage-map.log", "w") as log:
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+            code = 3
+            try:
+                _forget({name for name in sys.modules
+                         if name in mutated or name.startswith("heatcore.fast")
+                         or name.startswith("test_") or name in ("scenario", "conftest")})
+                found = selection.measure(where, args, modules, key)
+                temp = path.with_suffix(".tmp")
+                temp.write_text(json.dumps(found) + "\n", encoding="utf-8")
+                os.replace(temp, path)
+                code = 0 if found["ok"] else 1
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        print("the coverage run failed: every mutant runs the whole test command", flush=True)
+        return None
+    found = json.loads(path.read_text(encoding="utf-8"))
+    print(f"coverage map {key}: {len(found['tests'])} tests", flush=True)
+    return dict(found)
 
 
 def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mutation: Any,
          mutated: set[str], sources: list[Path], dump: bool = False,
-         ) -> tuple[str | None, str, str]:
+         tests: list[str] | None = None) -> tuple[str | None, str, str]:
     """(outcome, pytest output, diff) of one mutant, tested in a forked child; ``dump``:
-    the output is the names of the modules the tests imported instead. The bytecode of the
+    the output is the names of the modules the tests imported instead; ``tests``: run only
+    these node IDs (outcome ``stale map`` if one of them is not collected). The bytecode of the
     mutated modules is deleted first (a ``.pyc`` of another mutant of the same size and
     modification second would otherwise be taken for it); other modules keep theirs."""
     for source in sources:
@@ -161,7 +255,13 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
                          or name.startswith("test_") or name in ("scenario", "conftest")})
                 import pytest
 
-                code = pytest.main(args)
+                if tests is None:
+                    code = pytest.main(args)
+                else:
+                    only = selection.Only(tests)
+                    code = pytest.main(selection.narrowed(args, tests), plugins=[only])
+                    if only.missing:
+                        code = STALE
                 if dump:
                     sys.stdout.flush()
                     out.truncate(0)
@@ -187,6 +287,8 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
         out.seek(0)
         text = out.read() if dump else out.read()[-3000:]
     code = os.waitstatus_to_exitcode(status) if status is not None else 1
+    if code == STALE:
+        return "stale map", text, diff
     return ("survived" if code == 0 else "killed"), text, diff
 
 

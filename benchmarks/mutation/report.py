@@ -35,9 +35,10 @@ def scratch(name: str) -> Path:
     return SCRATCH / name
 
 
-def run(name: str, only: list[str] | None = None) -> int:
+def run(name: str, only: list[str] | None = None, all_tests: bool = False) -> int:
     """Copy the repository, make the session if new, and execute the pending mutants (of
-    the modules in ``only`` if given)."""
+    the modules in ``only`` if given), each against the tests that execute its line
+    (``all_tests``: against the whole test command)."""
     where = scratch(name)
     config = f"benchmarks/mutation/{name}.toml"
     db = where / f"{name}.sqlite"
@@ -60,10 +61,11 @@ def run(name: str, only: list[str] | None = None) -> int:
         _write_info(where, {"commit": commit, "seconds": 0.0})
     # one worker: forked.py runs the pending mutants one by one (cosmic-ray exec would
     # start a new interpreter per mutant; the outcomes it stores are the same)
-    shutil.copy2(HERE / "forked.py", where / "benchmarks" / "mutation" / "forked.py")
+    for script in ("forked.py", "selection.py"):
+        shutil.copy2(HERE / script, where / "benchmarks" / "mutation" / script)
     proc = subprocess.Popen([sys.executable, str(where / "benchmarks/mutation/forked.py"),
-                             str(where), str(where / config), str(db), *(only or [])],
-                            cwd=where)
+                             str(where), str(where / config), str(db), *(only or []),
+                             *(["--all-tests"] if all_tests else [])], cwd=where)
     last = time.monotonic()
     while proc.poll() is None:
         time.sleep(5)
@@ -317,12 +319,15 @@ def main(argv: list[str]) -> int:
     run_p.add_argument("session", choices=SESSIONS)
     run_p.add_argument("--only", nargs="*", default=[],
                        help="only the mutants of these modules (paths as in NAME.toml)")
+    run_p.add_argument("--all-tests", action="store_true",
+                       help="run the whole test command for every mutant (no selection by "
+                            "coverage)")
     again = sub.add_parser("retest", help="test the survivors again with today's tests")
     again.add_argument("session", choices=SESSIONS)
     sub.add_parser("report", help="write results.json and the docs page")
     args = parser.parse_args(argv)
     if args.command == "run":
-        return run(args.session, args.only)
+        return run(args.session, args.only, args.all_tests)
     if args.command == "retest":
         return retest(args.session)
     return report(list(SESSIONS))
