@@ -11,6 +11,23 @@ command) and executes every mutant one at a time with ``forked.py`` (one process
 imported the tests' dependencies forks a child per mutant: the same outcomes as ``cosmic-ray
 exec`` without a new interpreter each time), printing progress; a session interrupted goes on
 where it stopped when run again. Opt-in: no test of the suite runs a session.
+
+Each mutant runs only the tests that execute the statement it changes (``selection.py``, as
+mutmut 3 does it): the session's test command runs once under coverage.py with a context per
+test, and the map line -> tests is kept in the scratch folder (``coverage-map.json``, measured
+again when the code, the tests or the command change). The selected tests run with the
+command's own options (``-x``) in the command's order, so a killed mutant is named by the
+first *covering* test to fail: the same test as with the whole command, since a test that
+never executes the mutated statement runs exactly as without the mutant. What could make a
+test depend on the mutant without executing it is state left by an earlier test: before each
+test of the coverage run every memo table is emptied (``functools`` caches, ``__missing__``
+dicts), so a test is mapped to what it computes itself; a statement run at import, at
+collection, between tests or in a fixture shared beyond one test runs the whole command; the
+default suite runs in random order (pytest-randomly), so the tests do not lean on each
+other's order. A mutant whose statement no test executes survives without running ("no test
+executes ..." in its output). ``run --all-tests`` runs the whole command for every mutant
+(the old way); ``retest`` always runs the whole command, so every survivor of a selected run
+is checked again the old way.
 ``report`` reads the sessions, names the test that killed each mutant
 (the first failure of ``pytest -x``), marks survivors explained in ``equivalent.toml`` and
 writes the score: killed by a test tagged with rule IDs / (all mutants - equivalent ones).

@@ -131,7 +131,7 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
                 lines = sorted(selection.statement_lines(
                     trees[str(module)], mutation.start_pos[0], mutation.end_pos[0]))
                 result: tuple[str | None, str, str] = (
-                    "survived", f"no test executes {mutation.module_path} line(s) "
+                    "survived", f"{selection.NOT_RUN} {mutation.module_path} line(s) "
                     f"{', '.join(map(str, lines))} (coverage map {cmap and cmap['key']}): "
                     "survived without running a test", "")
             else:
@@ -149,7 +149,7 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
             outcome, output, diff = result
             ran = "all tests" if tests is None else f"{len(tests)} selected tests"
             if tests:
-                output += f"\n[coverage selection: ran the {len(tests)} of " \
+                output += f"\n{selection.MARK} ran the {len(tests)} of " \
                           f"{len(cmap['tests']) if cmap else '?'} tests that execute the line]"
             db.set_result(item.job_id, WorkResult(
                 output=output, diff=diff,

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks.mutation import selection
 from heatcore.files import write_atomic
 
 HERE = Path(__file__).resolve().parent
@@ -170,6 +171,7 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
     counts: Counter[str] = Counter()
     killers: Counter[str] = Counter()
     survivors, explained, pending, by_other = [], [], 0, []
+    selected = not_run = 0
     again_path = db.parent / "retest.json"
     again = json.loads(again_path.read_text()) if again_path.exists() else {}
     for item, res in _jobs(db):
@@ -184,6 +186,9 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
         if res.get("worker_outcome") == "skipped":
             counts["filtered"] += 1
             continue
+        output = res.get("output") or ""
+        selected += selection.MARK in output or output.startswith(selection.NOT_RUN)
+        not_run += output.startswith(selection.NOT_RUN)
         where = f"{mutation['module_path']}:{mutation['start_pos'][0]} " \
                 f"({mutation.get('definition_name') or '-'})"
         if outcome == "killed":
@@ -212,7 +217,8 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
     info = session_info(db.parent)
     return {"session": name, "commit": info.get("commit", "?"),
             "minutes": round(float(info.get("seconds", 0.0)) / 60),
-            "counts": dict(counts), "pending": pending,
+            "counts": dict(counts), "pending": pending, "selected": selected,
+            "not_run": not_run,
             "score": round(score, 4), "strict_score": round(strict, 4),
             "killers": dict(killers.most_common()),
             "survivors": survivors, "equivalent": explained, "killed_by_other": by_other}
@@ -279,7 +285,14 @@ def render(results: list[dict[str, Any]]) -> str:
              "(named below); its survivors were run again with the tests of the commit "
              "that wrote this page (``retest``, or their results cleared and the session "
              "run again), except in a session marked stale. Timeouts and crashes count "
-             "as killed by no named test. Run: ``python3 -m benchmarks.mutation run "
+             "as killed by no named test. A mutant *run with coverage selection* (counted "
+             "per session) ran only the tests that execute the statement it changes "
+             "(measured once under coverage.py; a statement run at import or in a shared "
+             "fixture runs every test), in the command's order: the first of them to fail "
+             "is the test the whole command would name, since the others run exactly as "
+             "without the mutant; one whose statement no test executes survived without "
+             "running. The other mutants ran the whole test command. "
+             "Run: ``python3 -m benchmarks.mutation run "
              "NAME`` (opt-in, not part of the test suite), then ``report``.", ""]
     for s in results:
         title = f"Session ``{s['session']}``"
@@ -297,6 +310,9 @@ def render(results: list[dict[str, Any]]) -> str:
                       "survivors may be out of date until the session is run again.", ""]
         for k, v in sorted(s["counts"].items()):
             lines.append(f"- {k}: {v}")
+        if s.get("selected"):
+            lines.append(f"- run with coverage selection: {s['selected']} (of them, no test "
+                         f"executes the statement of {s.get('not_run', 0)}: survived)")
         if s["pending"]:
             lines.append(f"- not run yet (the session did not finish): {s['pending']}")
         lines += ["", "Tests that killed the most mutants:", ""]

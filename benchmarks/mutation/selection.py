@@ -33,6 +33,8 @@ import pytest
 VERSION = 1
 #: The folders whose files the map's key hashes (besides the command and this module).
 HASHED = ("heatcore", "tests", "spec")
+#: How a mutant's output says it ran selected tests, or no test at all.
+MARK, NOT_RUN = "[coverage selection:", "no test executes"
 _CACHE_TYPE = type(functools.cache(lambda: None))
 #: Context prefixes: a test's own phases, and the setup/teardown of a test with a fixture
 #: shared beyond it (counted as outside any test).
