@@ -88,11 +88,7 @@ def _module_name(path: str) -> str:
 def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> int:
     """Run every pending mutant of the session at ``db_path`` (scratch copy ``where``), or
     only those of the modules or jobs in ``only`` (paths as in the session, job IDs) if any
-    are given."""
-    from cosmic_ray.mutating import apply_mutation
-    from cosmic_ray.work_db import WorkDB, use_db
-    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
-
+    are given (and ``--all-tests``: the whole test command for every mutant)."""
     all_tests = "--all-tests" in only
     only = [o for o in only if o != "--all-tests"]
     config = tomllib.loads(config_path.read_text(encoding="utf-8"))["cosmic-ray"]
@@ -103,6 +99,34 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
     sys.path.insert(0, str(where))
     mutated = {_module_name(p) for p in config["module-path"]}
     sources = [where / p for p in config["module-path"]]
+    # the children keep the bytecode of the modules they compile (also with
+    # PYTHONDONTWRITEBYTECODE): the next child loads the unchanged modules and the
+    # assertion-rewritten tests instead of compiling them again; the mutated modules' own
+    # bytecode is deleted before every child and at the end (cosmic-ray apply and retest
+    # never meet one)
+    sys.dont_write_bytecode = False
+    try:
+        return _execute(where, config, db_path, only, all_tests, args, timeout, mutated,
+                        sources)
+    finally:
+        _drop_bytecode(sources)
+
+
+def _drop_bytecode(sources: list[Path]) -> None:
+    """Delete the bytecode of the mutated modules."""
+    for source in sources:
+        for pyc in source.parent.glob(f"__pycache__/{source.stem}.*.pyc"):
+            pyc.unlink()
+
+
+def _execute(where: Path, config: dict[str, Any], db_path: Path, only: list[str],
+             all_tests: bool, args: list[str], timeout: float, mutated: set[str],
+             sources: list[Path]) -> int:
+    """:func:`execute` once the scratch copy is the working directory."""
+    from cosmic_ray.mutating import apply_mutation
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
     probe = _one(where / config["module-path"][0], None, args, timeout, apply_mutation,
                  mutated, sources, dump=True)
     if probe[0] != "survived":
@@ -125,7 +149,7 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
         for count, item in enumerate(pending, start=1):
             mutation = item.mutations[0]
             module = where / mutation.module_path
-            started = time.monotonic()
+            started, cpu = time.monotonic(), _children_cpu()
             tests = _tests_for(cmap, mutation, module, trees)
             if tests == []:  # no test executes the mutated statement: nothing can kill it
                 lines = sorted(selection.statement_lines(
@@ -157,8 +181,15 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
                 worker_outcome=WorkerOutcome.NORMAL if outcome else WorkerOutcome.NO_TEST))
             print(f"{count}/{len(pending)} {mutation.module_path}:{mutation.start_pos[0]} "
                   f"{mutation.operator_name} #{mutation.occurrence}: {outcome} "
-                  f"({ran}, {time.monotonic() - started:.1f} s)", flush=True)
+                  f"({ran}, {time.monotonic() - started:.1f} s, "
+                  f"{_children_cpu() - cpu:.2f} CPU-s)", flush=True)
     return 0
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the children this process waited for so far."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 def _tests_for(cmap: dict[str, Any] | None, mutation: Any, module: Path,
@@ -188,9 +219,7 @@ def _coverage_map(where: Path, args: list[str], modules: list[str], timeout: flo
             return dict(known)
     print(f"coverage map {key}: running the tests once under coverage (log in "
           f"{where / 'coverage-map.log'})", flush=True)
-    for source in modules:
-        for pyc in (where / source).parent.glob(f"__pycache__/{Path(source).stem}.*.pyc"):
-            pyc.unlink()
+    _drop_bytecode([where / source for source in modules])
     with open(where / "coverage-map.log", "w") as log:
         pid = os.fork()
         if pid == 0:
@@ -227,9 +256,7 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
     these node IDs (outcome ``stale map`` if one of them is not collected). The bytecode of the
     mutated modules is deleted first (a ``.pyc`` of another mutant of the same size and
     modification second would otherwise be taken for it); other modules keep theirs."""
-    for source in sources:
-        for pyc in source.parent.glob(f"__pycache__/{source.stem}.*.pyc"):
-            pyc.unlink()
+    _drop_bytecode(sources)
     import difflib
 
     if mutation is None:  # the baseline: no mutation
