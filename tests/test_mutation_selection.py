@@ -42,12 +42,21 @@ def memo(x: int) -> int:
 
 def for_fixture() -> int:
     return 7
+
+
+class Interned(dict[int, int]):
+    def __missing__(self, key: int) -> int:
+        value = self[key] = key + 100
+        return value
+
+
+TABLE = Interned()
 '''
 
 TESTS = '''\
 import pytest
 
-from pkg.mod import for_fixture, memo, used_by_a, used_by_b
+from pkg.mod import TABLE, for_fixture, memo, used_by_a, used_by_b
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +82,18 @@ def test_memo_again() -> None:
 
 def test_shared(shared: int) -> None:
     assert shared == 7
+
+
+def test_table_first() -> None:
+    assert TABLE[1] == 101
+
+
+def test_table_again() -> None:
+    assert TABLE[1] == 101
+
+
+def test_broken() -> None:
+    assert False, "left out of the measured run; fails unless the selection drops it"
 '''
 
 
@@ -85,9 +106,13 @@ def _measure(tmp_path: Path) -> dict[str, object]:
         import json, sys
         from pathlib import Path
         sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]
-        from benchmarks.mutation.selection import measure
-        found = measure(Path({str(tmp_path)!r}), ["-q", "-p", "no:cacheprovider",
-                        "-p", "no:randomly", "test_mod.py"], ["pkg/mod.py"], "k")
+        import pytest
+        from benchmarks.mutation.selection import Only, measure
+        args = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "test_mod.py"]
+        found = measure(Path({str(tmp_path)!r}), args + ["-k", "not test_broken"],
+                        ["pkg/mod.py"], "k")
+        only = Only(["test_mod.py::test_b", "test_mod.py::test_gone"])
+        found["only"] = [pytest.main(args, plugins=[only]), sorted(only.missing)]
         print("MAP" + json.dumps(found))
     """)
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
@@ -100,7 +125,8 @@ def test_the_map_names_the_tests_of_each_line_and_the_lines_run_outside_tests(
     cmap = _measure(tmp_path)
     assert cmap["ok"] and cmap["key"] == "k"
     assert cmap["tests"] == [f"test_mod.py::{t}" for t in (
-        "test_a", "test_b", "test_memo_first", "test_memo_again", "test_shared")]
+        "test_a", "test_b", "test_memo_first", "test_memo_again", "test_shared",
+        "test_table_first", "test_table_again")]
     # import time (constant, def lines, decorator) and a module fixture's setup: outside
     outside = set(cmap["outside"]["pkg/mod.py"])  # type: ignore[index]
     assert {3, 6, 10, 16, 20, 21, 25} <= outside and 26 in outside
@@ -113,8 +139,14 @@ def test_the_map_names_the_tests_of_each_line_and_the_lines_run_outside_tests(
     # the cache is emptied before each test: both memo tests compute line 22 themselves
     assert select(cmap, mod, {22}) == ["test_mod.py::test_memo_first",
                                        "test_mod.py::test_memo_again"]
+    # so is a dict filled by __missing__
+    assert select(cmap, mod, {31, 32}) == ["test_mod.py::test_table_first",
+                                           "test_mod.py::test_table_again"]
     assert select(cmap, mod, {3}) is None  # a module constant: the whole command
     assert select(cmap, mod, {26}) is None  # run only by a module fixture's setup
+    # the selecting plugin runs test_b only (test_broken is dropped: exit 0) and names the
+    # named test that was not collected
+    assert cmap["only"] == [0, ["test_mod.py::test_gone"]]
 
 
 def test_a_mutant_is_mapped_to_its_whole_statement_without_nested_statements() -> None:
