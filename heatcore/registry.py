@@ -25,8 +25,12 @@ def implements(*rule_ids: str) -> Callable[[F], F]:
     """Mark a function as the place where the given rules are carried out."""
 
     def mark(func: F) -> F:
+        # A method compiled by mypyc (heatcore.fast) is a method descriptor: no __module__
+        # of its own, its class has it.
+        owner = getattr(func, "__objclass__", None)
+        module = func.__module__ if owner is None else owner.__module__
         for rule_id in rule_ids:
-            IMPLEMENTATIONS.setdefault(rule_id, []).append(f"{func.__module__}.{func.__qualname__}")
+            IMPLEMENTATIONS.setdefault(rule_id, []).append(f"{module}.{func.__qualname__}")
         return func
 
     return mark

@@ -10,9 +10,24 @@ leaves the race unchanged when an action is not legal. It records no events.
 at any moment and ``FastRace.from_state`` starts from one, so the two engines are compared
 step by step (``tests/test_fast_engine.py``). Use the fast engine for volume (fuzzing,
 mining, simulation) and the reference engine to read the rules, for events and reports.
+
+``race`` and ``driver`` are compiled by mypyc when the package is installed on a machine
+with a C compiler (``setup.py``); :data:`BUILD` says which build runs (``compiled``, or
+``pure`` and why: see :mod:`heatcore.fast.compiled`). Both builds are the same source.
 """
 
-from heatcore.fast.driver import FAST_POLICIES, FastRaceResult, fast_random_race, play
-from heatcore.fast.race import FastCar, FastRace
+from heatcore.fast.compiled import select
 
-__all__ = ["FAST_POLICIES", "FastCar", "FastRace", "FastRaceResult", "fast_random_race", "play"]
+#: The build that runs: ``compiled``, or ``pure (reason)``.
+BUILD = select()
+
+from heatcore.fast.driver import (  # noqa: E402 (after the build is chosen)
+    FAST_POLICIES,
+    FastRaceResult,
+    fast_random_race,
+    play,
+)
+from heatcore.fast.race import FastCar, FastRace  # noqa: E402
+
+__all__ = ["BUILD", "FAST_POLICIES", "FastCar", "FastRace", "FastRaceResult",
+           "fast_random_race", "play"]

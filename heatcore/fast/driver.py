@@ -27,6 +27,21 @@ class FastRaceResult:
     final: FastRace
 
 
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` >= 1: the same number, and the same draws from ``rng``.
+    For a plain ``random.Random`` this is CPython's ``_randbelow_with_getrandbits`` (draws of
+    ``n.bit_length()`` bits until one is below ``n``) without the method calls around it;
+    any other generator is asked ``randrange`` (the tests compare the races with the
+    reference driver's, which calls ``randrange`` and ``shuffle``)."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffle:
     """The awaited shuffle (of a player's cards, or of the Legend deck), ordered by ``rng``
     (as :func:`heatcore.driver.random_shuffle`)."""
@@ -37,13 +52,19 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffl
         rng.shuffle(order)
         return LegendShuffle(index, tuple(order))
     car = race.cars[index]
-    return shuffle_cards(index, car.deck + car.discard, rng)
+    if type(rng) is not random.Random:
+        return shuffle_cards(index, car.deck + car.discard, rng)
+    order = sorted(car.deck + car.discard)
+    for i in range(len(order) - 1, 0, -1):
+        j = below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return Shuffle(index, tuple(order))
 
 
 def fast_random_policy(race: FastRace, legal: tuple[Action, ...],
                        rng: random.Random) -> Action:
     """Any legal action, uniformly (as :func:`heatcore.driver.random_policy`)."""
-    return legal[rng.randrange(len(legal))]
+    return legal[below(rng, len(legal))]
 
 
 def on_reference_state(policy: Policy) -> FastPolicy:
@@ -66,9 +87,13 @@ def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceRe
     :func:`heatcore.driver.play`)."""
     race = FastRace.start(setup)
     actions: list[Action] = []
+    uniform = policy is fast_random_policy
     while not race.is_over() and len(actions) < MAX_ACTIONS:
         if race.shuffle is not None:
             action: Action = random_shuffle(race, rng)
+        elif uniform:  # fast_random_policy, without the call
+            legal = race.legal_actions()
+            action = legal[below(rng, len(legal))]
         else:
             action = policy(race, race.legal_actions(), rng)
         race.apply(action)

@@ -1,0 +1,99 @@
+"""Which build of the fast engine runs: the one compiled by mypyc, or the pure Python source.
+
+``pip install .`` (or ``-e .``) compiles :data:`COMPILED` with mypyc when mypyc and a C
+compiler are at hand (``setup.py``) and writes :data:`DIGEST_FILE` beside the compiled
+modules: the SHA-256 of every source file the build read (:func:`sources`). At import,
+``heatcore.fast`` runs the compiled build only when it is there, is not turned off
+(``HEATCORE_FAST=pure``) and was built from the sources as they are now; otherwise it
+loads the pure Python modules (so an edited ``race.py`` never runs as its old compiled
+self). Only the standard library is used here: ``setup.py`` loads this file by its path.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+#: The modules mypyc compiles (one group: all of them run compiled, or none).
+COMPILED = ("heatcore.fast.race", "heatcore.fast.driver")
+#: The file beside the compiled modules naming the digest of the sources they came from.
+DIGEST_FILE = "compiled.json"
+#: ``HEATCORE_FAST=pure`` runs the pure Python build even where a compiled one is installed.
+ENV = "HEATCORE_FAST"
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent.parent
+
+
+def _path(module: str, root: Path = ROOT) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def sources(root: Path = ROOT) -> list[Path]:
+    """The compiled modules' sources and every ``heatcore`` module they import (mypyc may
+    bake what it reads of them, such as constants, into the build)."""
+    out = {_path(m, root) for m in COMPILED}
+    for module in COMPILED:
+        tree = ast.parse(_path(module, root).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                out.update(p for name in names if name.startswith("heatcore")
+                           and (p := _path(name, root)).is_file())
+    return sorted(out)
+
+
+def digest(root: Path = ROOT) -> str:
+    """SHA-256 over the source files (relative path and bytes of each)."""
+    h = hashlib.sha256()
+    for path in sources(root):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _compiled_file(module: str) -> Path | None:
+    """The compiled extension of ``module`` beside its source, if there is one."""
+    stem = _path(module, PACKAGE_DIR.parent.parent).with_suffix("")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = stem.with_name(stem.name + suffix)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def why_pure() -> str | None:
+    """Why the pure Python build runs (None: the compiled build is there and current)."""
+    if os.environ.get(ENV, "") == "pure":
+        return f"{ENV}=pure"
+    if any(_compiled_file(m) is None for m in COMPILED):
+        return "not compiled (no mypyc or no C compiler when installed)"
+    try:
+        built = json.loads((PACKAGE_DIR / DIGEST_FILE).read_text(encoding="utf-8"))["digest"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"the compiled build has no readable {DIGEST_FILE}"
+    if built != digest():
+        return "the sources changed since the compiled build (reinstall: pip install -e .)"
+    return None
+
+
+def select() -> str:
+    """Load the build that runs (before anything imports the compiled modules); its name,
+    ``compiled`` or ``pure`` with the reason."""
+    reason = why_pure()
+    if reason is None:
+        return "compiled"
+    for module in COMPILED:
+        if module in sys.modules or _compiled_file(module) is None:
+            continue
+        spec = importlib.util.spec_from_file_location(module, _path(module))
+        assert spec is not None and spec.loader is not None
+        loaded = importlib.util.module_from_spec(spec)
+        sys.modules[module] = loaded
+        spec.loader.exec_module(loaded)
+    return f"pure ({reason})"
