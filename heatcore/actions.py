@@ -180,12 +180,13 @@ Action = (
     | UseSymbol
 )
 
-_ACTION_CLASSES = frozenset(Action.__args__)
+#: The classes of the actions (a value of another class is not an action).
+ACTION_CLASSES: frozenset[type] = frozenset(Action.__args__)
 
 
 def require_action(value: object) -> None:
     """MalformedInput unless ``value`` is an action (a string must be read first)."""
-    if value.__class__ in _ACTION_CLASSES:  # a set lookup: this runs on every step
+    if value.__class__ in ACTION_CLASSES:  # a set lookup: this runs on every step
         return
     from heatcore.errors import MalformedInput
 

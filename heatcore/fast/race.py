@@ -9,9 +9,13 @@ lists in no particular order (``to_state`` sorts them).
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import NoReturn
+from typing import Final, NoReturn
 
+from heatcore import cards as _cards
+from heatcore import react as _react
+from heatcore import slipstream as _slipstream
 from heatcore.actions import (
+    ACTION_CLASSES,
     Action,
     AdrenalineCooldown,
     AdrenalineMove,
@@ -24,23 +28,12 @@ from heatcore.actions import (
     Slipstream,
     require_action,
 )
-from heatcore.cards import (
-    BASIC_SET,
-    DISCARDABLE,
-    HAND_SIZE,
-    HEAT,
-    STRESS,
-    VALUE,
-    Card,
-    canonical,
-    remove,
-)
+from heatcore.cards import Card, canonical, remove
 from heatcore.corners import spin_stress
 from heatcore.engine import check_action
 from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import tables
 from heatcore.fast.tables import Hand
-from heatcore.react import COOLDOWN
 from heatcore.registry import implements
 from heatcore.rounds import adrenaline_count
 from heatcore.rulings import (
@@ -54,13 +47,27 @@ from heatcore.rulings import (
     ZERO_MOVE,
 )
 from heatcore.setup import RaceSetup, start_race
-from heatcore.slipstream import SLIPSTREAM_SPACES
 from heatcore.state import Car, Phase, RaceState, Stage, Turn
 from heatcore.track import Track, unrolled_lines
 
-PLAN, TURN, OVER = Phase.PLAN, Phase.TURN, Phase.OVER
-REVEAL, REACT, BOOST, SLIPSTREAM, DISCARD, REPLENISH = (
-    Stage.REVEAL, Stage.REACT, Stage.BOOST, Stage.SLIPSTREAM, Stage.DISCARD, Stage.REPLENISH)
+# Final: the compiled build keeps these in C variables rather than the module's dict.
+BASIC_SET: Final = _cards.BASIC_SET
+DISCARDABLE: Final = _cards.DISCARDABLE
+HAND_SIZE: Final = _cards.HAND_SIZE
+HEAT: Final = _cards.HEAT
+STRESS: Final = _cards.STRESS
+VALUE: Final = _cards.VALUE
+COOLDOWN: Final = _react.COOLDOWN
+SLIPSTREAM_SPACES: Final = _slipstream.SLIPSTREAM_SPACES
+PLAN: Final = Phase.PLAN
+TURN: Final = Phase.TURN
+OVER: Final = Phase.OVER
+REVEAL: Final = Stage.REVEAL
+REACT: Final = Stage.REACT
+BOOST: Final = Stage.BOOST
+SLIPSTREAM: Final = Stage.SLIPSTREAM
+DISCARD: Final = Stage.DISCARD
+REPLENISH: Final = Stage.REPLENISH
 
 
 class FastCar:
@@ -97,8 +104,8 @@ class FastRace:
     """
 
     __slots__ = (
-        "_checked_setback", "_cluttered_free_only", "_finished_skip", "_legal", "_must_gain",
-        "_own_stay",
+        "_checked_setback", "_cluttered_free_only", "_finished_skip", "_lap", "_legal",
+        "_must_gain", "_own_stay",
         "_spin_skip_discard", "_stress_unlimited", "_zero_place", "adrenaline",
         "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
@@ -150,8 +157,8 @@ class FastRace:
         self.cursor = state.cursor
         self.shuffle = state.shuffle
         self.ranking = state.ranking
-        board = state.track.board_spot
-        self.spots = {board(state.cars[i].position, state.cars[i].racing_line)
+        self._lap: int = state.track.spaces_per_lap
+        self.spots = {self._board(state.cars[i].position, state.cars[i].racing_line)
                       for i in state.on_track()}
         turn = state.turn or Turn(car=0, stage=REVEAL, start_position=0)
         self.car = turn.car
@@ -250,7 +257,8 @@ class FastRace:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` and every step after it that needs no choice. An illegal
         action raises the reference engine's IllegalAction and changes nothing."""
-        require_action(action)
+        if action.__class__ not in ACTION_CLASSES:
+            require_action(action)
         if isinstance(action, Plan):
             self._check_plan(action)
             self._apply_plan(action)
@@ -260,7 +268,7 @@ class FastRace:
         elif isinstance(action, Shuffle):
             self._check_shuffle(action)
             self._apply_shuffle(action)
-        elif action not in self.legal_actions():  # react and slipstream choices
+        elif not self._offered(action):  # react and slipstream choices
             self._reject(action)
         elif isinstance(action, EndReact):
             self.stage = SLIPSTREAM
@@ -281,6 +289,15 @@ class FastRace:
             self._after_slipstream()
         self._legal = None
         self._advance()
+
+    def _offered(self, action: Action) -> bool:
+        """Whether ``action`` is among the legal actions (tried by identity first: a chosen
+        action is usually the table's own object)."""
+        legal = self.legal_actions()
+        for offered in legal:
+            if offered is action:
+                return True
+        return action in legal
 
     def _reject(self, action: Action) -> NoReturn:
         """Raise the reference engine's error for an action that is not legal here."""
@@ -466,26 +483,30 @@ class FastRace:
         self.stage = REACT
         self.to_move = 0
 
+    @implements("setup.board-space")
+    def _board(self, position: int, racing_line: bool) -> tuple[int, bool]:
+        """heatcore.track.Track.board_spot: (space 1..L, racing line) of an unrolled
+        position."""
+        return ((position - 1) % self._lap + 1, racing_line)
+
     @implements("place.racing-line-first", "place.blocked", "setup.board-space")
     def _place(self, car: FastCar, position: int) -> None:
         """heatcore.placement.free_spot_from: put ``car`` on the first free spot scanning
         back from ``position``, racing line first. ``spots`` holds the board spots of the
         cars on the track, on any lap (heatcore.placement.occupied, plus the moving car)."""
         spots = self.spots
-        board = self.track.board_spot
-        spots.remove(board(car.position, car.racing_line))
+        spots.remove(self._board(car.position, car.racing_line))
         spot = self._free_spot(position)
-        spots.add(board(*spot))
+        spots.add(self._board(spot[0], spot[1]))
         car.position, car.racing_line = spot
 
     def _free_spot(self, position: int) -> tuple[int, bool]:
         """The first spot whose board spot is not in ``spots`` scanning back from
         ``position``, racing line first (an unrolled position and its line)."""
         spots = self.spots
-        board = self.track.board_spot
-        while board(position, True) in spots and board(position, False) in spots:
+        while self._board(position, True) in spots and self._board(position, False) in spots:
             position -= 1
-        return (position, board(position, True) not in spots)
+        return (position, self._board(position, True) not in spots)
 
     @implements("move.exact", "ruling.zero-move", "ruling.blocked-own-space")
     def _landing(self, car: FastCar, spaces: int) -> tuple[int, bool] | None:
@@ -494,7 +515,7 @@ class FastRace:
         if spaces <= 0 and not (spaces == 0 and self._zero_place):
             return None
         own = (car.position, car.racing_line)
-        own_board = self.track.board_spot(*own)
+        own_board = self._board(own[0], own[1])
         spots = self.spots
         spots.remove(own_board)
         spot = self._free_spot(car.position + spaces)
@@ -515,9 +536,8 @@ class FastRace:
         spot = self._landing(car, spaces)
         if spot is not None:
             spots = self.spots
-            board = self.track.board_spot
-            spots.remove(board(car.position, car.racing_line))
-            spots.add(board(*spot))
+            spots.remove(self._board(car.position, car.racing_line))
+            spots.add(self._board(spot[0], spot[1]))
             car.position, car.racing_line = spot
 
     @implements("ruling.blocked-extra-move")
@@ -538,10 +558,10 @@ class FastRace:
         if me.position + SLIPSTREAM_SPACES > self.finish:
             return False
         taken = self.spots
-        board = self.track.board_spot
         ahead = me.position + 1
-        can = (board(me.position, not me.racing_line) in taken or board(ahead, True) in taken
-               or board(ahead, False) in taken) and self._extra_move_open(SLIPSTREAM_SPACES)
+        can = (self._board(me.position, not me.racing_line) in taken
+               or self._board(ahead, True) in taken or self._board(ahead, False) in taken
+               ) and self._extra_move_open(SLIPSTREAM_SPACES)
         if can:
             self._legal = tables.slipstream_actions(self.car)
         return can
@@ -641,7 +661,7 @@ class FastRace:
         finishers = self._standing([i for i in self.order if self.cars[i].position > self.finish])
         self.ranking += finishers
         for index in finishers:
-            self.spots.remove(self.track.board_spot(self.cars[index].position,
+            self.spots.remove(self._board(self.cars[index].position,
                                                     self.cars[index].racing_line))
         if len(self.ranking) == len(self.cars):
             self.phase = OVER
