@@ -4,6 +4,7 @@ states, on Hypothesis-made states and on the whole conformance fixture corpus.""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -18,6 +19,7 @@ from heatcore.engine import apply, legal_actions
 from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import FastRace, fast_random_race
 from heatcore.fast import tables as fast_tables
+from heatcore.fast.compiled import is_compiled, pure
 from heatcore.notation import parse_action, state_from_dict, state_to_dict, state_to_json
 from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import random_setup, start_race
@@ -197,16 +199,46 @@ def test_the_fixture_corpus_passes_on_states_and_errors() -> None:
 
 def test_a_broken_fast_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative control: a fast engine whose cooldown takes one Heat too few differs from
-    the reference within a few races."""
-    real = FastRace._cool
+    the reference within a few races (on the pure build: a compiled class cannot be
+    patched)."""
+    race_module, driver_module = pure()
+    real = race_module.FastRace._cool
 
     def cool_less(self: FastRace, amount: int) -> None:
         real(self, amount - 1 if amount > 1 else amount)
 
-    monkeypatch.setattr(FastRace, "_cool", cool_less)
+    monkeypatch.setattr(race_module.FastRace, "_cool", cool_less)
     differs = [seed for seed in range(10)
-               if fast_random_race("usa", 4, seed).actions != random_race("usa", 4, seed).actions]
+               if driver_module.fast_random_race("usa", 4, seed).actions
+               != random_race("usa", 4, seed).actions]
     assert differs
+
+
+@pytest.mark.parametrize("players", (2, 6))
+def test_the_pure_build_plays_the_reference_races(players: int) -> None:
+    """The pure Python build (``HEATCORE_FAST=pure``, or no compiler at install) plays the
+    reference races too, whichever build this process runs."""
+    _, driver_module = pure()
+    for seed in range(2):
+        reference = random_race("usa", players, seed)
+        race = driver_module.fast_random_race("usa", players, seed)
+        assert race.actions == reference.actions
+        assert race.final.to_state() == reference.final
+
+
+def test_the_compiled_build_runs_where_it_is_required() -> None:
+    """Under ``HEATCORE_FAST_REQUIRE=compiled`` (.ci/run sets it) the compiled build must be
+    what runs: a build that failed or went stale falls back to pure Python silently, and
+    the differential tests above would then not cover the compiled engine."""
+    import heatcore.fast.driver
+    import heatcore.fast.race
+
+    running = [is_compiled(heatcore.fast.race), is_compiled(heatcore.fast.driver)]
+    if os.environ.get("HEATCORE_FAST_REQUIRE") == "compiled":
+        assert heatcore.fast.BUILD == "compiled", heatcore.fast.BUILD
+        assert running == [True, True]
+    else:
+        assert running == [heatcore.fast.BUILD == "compiled"] * 2
 
 
 def test_tables_are_bounded() -> None:

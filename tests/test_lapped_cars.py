@@ -22,7 +22,7 @@ from heatcore.driver import MAX_ACTIONS, random_policy, random_race
 from heatcore.engine import legal_actions
 from heatcore.errors import InvalidState
 from heatcore.fast import FastCar, FastRace, fast_random_race
-from heatcore.fast.driver import random_shuffle
+from heatcore.fast.compiled import pure
 from heatcore.notation import state_from_dict
 from heatcore.race_checker import RuleViolation, check_race
 from heatcore.setup import random_setup
@@ -41,7 +41,12 @@ def race_plan(seed: int) -> tuple[str, int, int]:
     return tracks[seed % len(tracks)], PLAYERS[seed % len(PLAYERS)], LAPS[seed % len(LAPS)]
 
 
-class WatchedRace(FastRace):
+# The pure build's race and driver: a compiled FastRace cannot be subclassed from Python.
+PURE_RACE, PURE_DRIVER = pure()
+random_shuffle = PURE_DRIVER.random_shuffle
+
+
+class WatchedRace(PURE_RACE.FastRace):  # type: ignore[misc,name-defined]
     """A fast race that tallies every meeting of cars a lap apart (or more)."""
 
     tally: Counter[str]

@@ -13,9 +13,11 @@ import pytest
 from scenario import bot_choice, kinds, make_car, make_state, run
 
 import heatcore.engine
+import heatcore.fast
 from heatcore import cards
 from heatcore.driver import random_policy
 from heatcore.engine import apply, legal_actions
+from heatcore.fast.compiled import pure
 from heatcore.fast.race import FastRace
 from heatcore.notation import parse_action
 from heatcore.oracle.model import Decision, RaceModel
@@ -129,7 +131,8 @@ def test_checker_catches_an_engine_without_slipstream_beside(
 @pytest.mark.rules("slipstream.eligible")
 def test_checker_catches_a_fast_engine_without_slipstream_beside(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    original = FastRace._can_slipstream
+    pure_race = pure()[0].FastRace  # a compiled class cannot be patched
+    original = pure_race._can_slipstream
 
     def behind_only(self: FastRace) -> bool:
         me = self.cars[self.car]
@@ -137,7 +140,8 @@ def test_checker_catches_a_fast_engine_without_slipstream_beside(
         ahead = (me.position + 1, True) in self.spots or (me.position + 1, False) in self.spots
         return original(self) if ahead or not beside else False
 
-    monkeypatch.setattr(FastRace, "_can_slipstream", behind_only)
+    monkeypatch.setattr(pure_race, "_can_slipstream", behind_only)
+    monkeypatch.setattr(heatcore.fast, "FastRace", pure_race)
     assert _first_violation(range(12), fast=True) is not None
 
 

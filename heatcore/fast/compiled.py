@@ -18,7 +18,9 @@ import importlib.util
 import json
 import os
 import sys
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 #: The modules mypyc compiles (one group: all of them run compiled, or none).
 COMPILED = ("heatcore.fast.race", "heatcore.fast.driver")
@@ -82,6 +84,16 @@ def why_pure() -> str | None:
     return None
 
 
+def _load_source(module: str) -> ModuleType:
+    """Run ``module``'s Python source as ``sys.modules[module]`` (not its compiled twin)."""
+    spec = importlib.util.spec_from_file_location(module, _path(module))
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules[module] = loaded
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
 def select() -> str:
     """Load the build that runs (before anything imports the compiled modules); its name,
     ``compiled`` or ``pure`` with the reason."""
@@ -89,11 +101,28 @@ def select() -> str:
     if reason is None:
         return "compiled"
     for module in COMPILED:
-        if module in sys.modules or _compiled_file(module) is None:
-            continue
-        spec = importlib.util.spec_from_file_location(module, _path(module))
-        assert spec is not None and spec.loader is not None
-        loaded = importlib.util.module_from_spec(spec)
-        sys.modules[module] = loaded
-        spec.loader.exec_module(loaded)
+        if module not in sys.modules and _compiled_file(module) is not None:
+            _load_source(module)
     return f"pure ({reason})"
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Whether ``module`` was loaded from a compiled extension."""
+    return not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+@cache
+def pure() -> tuple[ModuleType, ModuleType]:
+    """The pure Python ``race`` and ``driver`` modules: those of ``heatcore.fast`` when the
+    pure build runs, else fresh copies from the same source, loaded beside the compiled
+    ones. For tests that patch or subclass ``FastRace`` (a compiled class allows neither)."""
+    import heatcore.fast  # noqa: F401 (the running build first)
+
+    running = [sys.modules[m] for m in COMPILED]
+    if not any(is_compiled(m) for m in running):
+        return running[0], running[1]
+    try:
+        copies = [_load_source(m) for m in COMPILED]
+    finally:
+        sys.modules.update(zip(COMPILED, running, strict=True))
+    return copies[0], copies[1]
