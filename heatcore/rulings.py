@@ -81,8 +81,9 @@ class Rulings:
         return any(key == ruling_id and choice == alternative for key, choice in self.changed)
 
     def as_dict(self) -> dict[str, str]:
-        """Every switchable ruling -> its choice, sorted by ruling ID (the JSON form)."""
-        return {key: self[key] for key in sorted(switches())}
+        """Every switchable ruling -> its choice, sorted by ruling ID (the JSON form; a new
+        dict each call)."""
+        return dict(_as_dict(self))
 
     def __repr__(self) -> str:
         return f"make_rulings({dict(self.changed)!r})"
@@ -120,3 +121,10 @@ def parse_ruling_option(text: str) -> tuple[str, str]:
         ruling_id = "ruling." + ruling_id
     make_rulings({ruling_id: choice})
     return ruling_id, choice
+
+
+@cache
+def _as_dict(rulings: Rulings) -> dict[str, str]:
+    """``Rulings.as_dict``, made once per configuration (written out with every state).
+    Shared: do not modify."""
+    return {key: rulings[key] for key in sorted(switches())}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from heatcore.cards import HAND_SIZE, Card
@@ -214,6 +215,7 @@ class RaceState:
         return replace(self, cars=tuple(cars), **changes)
 
 
+@cache  # called for every car of every state written out
 def car_name(index: int) -> str:
     """The public name of a car: P1, P2, ..."""
     return f"P{index + 1}"

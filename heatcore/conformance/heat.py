@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import combinations
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
@@ -33,6 +34,10 @@ from heatcore.track import track_ids
 from heatcore.validity import validate
 from heatcore.values import replace
 
+#: parse_action, remembered per string (actions are immutable values; an unreadable string
+#: raises each time, as it is not remembered).
+_action = lru_cache(maxsize=1 << 14)(parse_action)
+
 
 class HeatBinding(ReferenceBinding):
     """heatcore behind plain JSON states, action strings and event objects."""
@@ -40,7 +45,7 @@ class HeatBinding(ReferenceBinding):
     name = "heatcore"
     ruleset = "heat"
     engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
-                             parse_action, track_ids)
+                             _action, track_ids)
 
     def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
         super().__init__()
