@@ -15,7 +15,11 @@ races per second and microseconds per action on both of its tracks for 2, 4 and 
 ``--tiny`` proves one proof on one track only).
 Races are played with the random policy (every step calls ``legal_actions`` then
 ``apply``): by ``heatcore.driver.play`` on the reference engine, by ``heatcore.fast.play``
-on the fast one.
+on the fast one. The fast engine's figures are those of the build this process runs
+(``heatcore.fast.BUILD``: compiled by mypyc when installed with a C compiler, else pure
+Python); the target cell is also played by each build in a new process of its own
+(``HEATCORE_FAST=pure`` for the pure one). Protocol throughput: steps/s through a
+``heatcore serve`` subprocess (``benchmarks.bench_protocol``).
 
 The issue's targets are checked on the fast engine after a warm-up (its legal-action
 tables fill during the first races of a process); the figure of the warm-up races is
@@ -38,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import bench_proofs, bench_rallyman, bench_scale
+from benchmarks import bench_proofs, bench_protocol, bench_rallyman, bench_scale
 from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
 from heatcore.engine import apply, legal_actions
-from heatcore.fast import FastRace, fast_random_race
+from heatcore.fast import BUILD, FastRace, fast_random_race
 from heatcore.files import write_atomic
 from heatcore.notation import state_from_json, state_to_json
 from heatcore.setup import random_setup
@@ -54,8 +58,10 @@ from proofs.track_graph import PROOF_RUNS
 
 DEFAULT_JSON = Path(__file__).with_name("results.json")
 #: The issue's targets (single process): 6-player USA random races.
-TARGET_RACES_PER_SECOND = 100.0
+TARGET_RACES_PER_SECOND = 400.0
 TARGET_ACTIONS_PER_SECOND = 50_000.0
+#: Issue 18's protocol target: steps/s through ``heatcore serve``.
+TARGET_PROTOCOL_STEPS_PER_SECOND = 10_000.0
 
 
 @dataclass(frozen=True)
@@ -74,15 +80,17 @@ class Sizes:
     proof_tracks: tuple[str, ...]  # tracks the proofs run on
     proof_ids: tuple[str, ...] | None  # proofs timed (None: every proof)
     proof_jobs: int  # worker processes for the proofs
+    protocol_races: int  # recorded races sent through heatcore serve
 
 
 FULL = Sizes(races=20, warmup_races=100, target_races=300, sample_races=10,
              sample_states=2000, repeat=3, lap_races=10, pool_races=300, memory_states=500,
              proof_tracks=PROOF_RUNS, proof_ids=None,
-             proof_jobs=2)
+             proof_jobs=2, protocol_races=40)
 TINY = Sizes(races=1, warmup_races=1, target_races=2, sample_races=1, sample_states=50,
              repeat=1, lap_races=1, pool_races=4, memory_states=20,
-             proof_tracks=("usa",), proof_ids=("turn-order",), proof_jobs=1)
+             proof_tracks=("usa",), proof_ids=("turn-order",), proof_jobs=1,
+             protocol_races=2)
 
 
 def timed(work: Callable[[], Any]) -> tuple[Any, float]:
@@ -261,6 +269,32 @@ def cold_start(races: int) -> dict[str, Any]:
             "actions_per_s": float(figures["actions/s"])}
 
 
+_BUILD_CHILD = """
+import json, sys
+from benchmarks.run import race_throughput
+from heatcore.fast import BUILD
+warmup, races = int(sys.argv[1]), int(sys.argv[2])
+race_throughput("usa", 6, warmup, first_seed=9_000, engine="fast")
+row = race_throughput("usa", 6, races, first_seed=10_000, engine="fast")
+print(json.dumps({**row, "build": BUILD}))
+"""
+
+
+def build_target(build: str, warmup: int, races: int) -> dict[str, Any]:
+    """The target cell (6-player USA, ``races`` races after ``warmup``) on one build of the
+    fast engine, in a new process: ``pure`` (``HEATCORE_FAST=pure``) or ``compiled``
+    (``build`` in the result says ``pure (...)`` where no compiled build is installed)."""
+    env = {k: v for k, v in os.environ.items() if k != "HEATCORE_FAST"}
+    if build == "pure":
+        env["HEATCORE_FAST"] = "pure"
+    command = [sys.executable, "-c", _BUILD_CHILD, str(warmup), str(races)]
+    printed = subprocess.run(command, check=True, capture_output=True, text=True,
+                             env=env).stdout
+    row: dict[str, Any] = json.loads(printed.splitlines()[-1])
+    row["requested"] = build
+    return row
+
+
 def pool_scaling(races: int) -> list[dict[str, Any]]:
     """The same batch of 6-player USA races on a pool of 1 and of 2 worker processes (fast
     engine; each worker starts with empty action tables)."""
@@ -293,7 +327,7 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
 
 
 #: The number of stages :func:`run` announces through ``log``.
-STAGES = 10
+STAGES = 12
 
 
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
@@ -302,6 +336,7 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
                     "cpus": os.cpu_count(), "load_average_at_start": os.getloadavg()},
         "tiny": sizes is TINY,
+        "fast_build": BUILD,
     }
     log("throughput: random races per engine, track and player count ...")
     results["throughput"] = [race_throughput(track, players, sizes.races, engine=engine)
@@ -316,6 +351,13 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     target["cold_process"] = cold_start(max(2, sizes.warmup_races))
     target["reference"] = race_throughput("usa", 6, sizes.races, first_seed=10_000)
     results["target"] = target
+    log("the target cell on each build of the fast engine, each in a new process ...")
+    results["builds"] = [build_target(build, sizes.warmup_races, sizes.target_races)
+                         for build in ("pure", "compiled")]
+    log("protocol: steps/s through heatcore serve ...")
+    protocol = bench_protocol.throughput(sizes.protocol_races)
+    protocol["met"] = protocol["steps_per_second"] >= TARGET_PROTOCOL_STEPS_PER_SECOND
+    results["protocol"] = protocol
     log("sampling states from real races ...")
     pairs = sample_states(sizes)
     log("legal_actions / apply / JSON rates ...")
@@ -382,8 +424,23 @@ def table(results: dict[str, Any]) -> str:
     add(f"  first {cold['races']} races of a new process (heatcore race --count): "
         f"{cold['races_per_s']:.1f} races/s, {cold['actions_per_s']:.0f} actions/s")
     add(f"  reference engine, same races: {ref['races_per_s']:.1f} races/s, "
-        f"{ref['actions_per_s']:.0f} actions/s (fast engine x"
-        f"{target['races_per_s'] / ref['races_per_s']:.1f})")
+        f"{ref['actions_per_s']:.0f} actions/s, {ref['us_per_action']:.1f} us/action "
+        f"(fast engine x{target['races_per_s'] / ref['races_per_s']:.1f})")
+    add(f"  this process runs the fast engine's build: {results['fast_build']}")
+    add("")
+    add("Fast engine builds, same target cell, each build in a new process")
+    add(f"  {'build':<10}{'races':>7}{'races/s':>10}{'races/cpu-s':>13}{'actions/s':>11}"
+        f"{'us/action':>11}  runs")
+    for row in [{**ref, "requested": "reference", "build": "heatcore.engine"},
+                *results["builds"]]:
+        add(f"  {row['requested']:<10}{row['races']:>7}{row['races_per_s']:>10.1f}"
+            f"{row['races_per_cpu_s']:>13.1f}{row['actions_per_s']:>11.0f}"
+            f"{row['us_per_action']:>11.1f}  {row['build']}")
+    protocol = results["protocol"]
+    add("")
+    add(f"Protocol (heatcore serve, {protocol['races']} recorded races, {protocol['steps']} "
+        f"steps = legal + apply): {protocol['steps_per_second']:.0f} steps/s (target "
+        f"{TARGET_PROTOCOL_STEPS_PER_SECOND:.0f}: {verdict(protocol['met'])})")
     steps = results["steps"]
     add("")
     add(f"Per-call rates on {steps['states']} states sampled from real races "

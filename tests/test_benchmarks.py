@@ -29,7 +29,8 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
                     "Memory per state", "fast engine race object", "Growth",
                     "Process pool", "Rallyman GT", "Proofs (Z3)", "turn-order",
                     "perft (usa, seed 1)", "explore (every transition checked)",
-                    "Dask LocalCluster of 2"):
+                    "Dask LocalCluster of 2", "Fast engine builds",
+                    "Protocol (heatcore serve"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
