@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from heatcore.actions import Action, LegendShuffle, Shuffle
 from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, shuffle_cards
@@ -14,6 +15,9 @@ from heatcore.fast.race import FastRace
 from heatcore.legends import full_deck
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.setup import RaceSetup, random_setup
+
+#: The generator whose draws ``below`` reproduces (Final: a C variable once compiled).
+PLAIN_RANDOM: Final = random.Random
 
 FastPolicy = Callable[[FastRace, tuple[Action, ...], random.Random], Action]
 
@@ -33,7 +37,7 @@ def below(rng: random.Random, n: int) -> int:
     ``n.bit_length()`` bits until one is below ``n``) without the method calls around it;
     any other generator is asked ``randrange`` (the tests compare the races with the
     reference driver's, which calls ``randrange`` and ``shuffle``)."""
-    if type(rng) is not random.Random:
+    if type(rng) is not PLAIN_RANDOM:
         return rng.randrange(n)
     k = n.bit_length()
     r: int = rng.getrandbits(k)
@@ -52,7 +56,7 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffl
         rng.shuffle(order)
         return LegendShuffle(index, tuple(order))
     car = race.cars[index]
-    if type(rng) is not random.Random:
+    if type(rng) is not PLAIN_RANDOM:
         return shuffle_cards(index, car.deck + car.discard, rng)
     order = sorted(car.deck + car.discard)
     for i in range(len(order) - 1, 0, -1):

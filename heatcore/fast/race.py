@@ -59,6 +59,12 @@ STRESS: Final = _cards.STRESS
 VALUE: Final = _cards.VALUE
 COOLDOWN: Final = _react.COOLDOWN
 SLIPSTREAM_SPACES: Final = _slipstream.SLIPSTREAM_SPACES
+PLAN_ACTIONS: Final = tables.plan_actions
+PLANS: Final = tables.plans
+DISCARD_ACTIONS: Final = tables.discard_actions
+DISCARDS: Final = tables.discards
+REACT_ACTIONS: Final = tables.react_actions
+SLIPSTREAM_ACTIONS: Final = tables.slipstream_actions
 PLAN: Final = Phase.PLAN
 TURN: Final = Phase.TURN
 OVER: Final = Phase.OVER
@@ -230,22 +236,22 @@ class FastRace:
         if self.phase is PLAN:
             index = self.order[self.cursor]
             car = self.cars[index]
-            return tables.plan_actions(index, car.gear, car.engine >= 1, car.hand,
+            return PLAN_ACTIONS(index, car.gear, car.engine >= 1, car.hand,
                                        self._cluttered_free_only)
         stage = self.stage
         if stage is REACT:
             return self._react_actions()
         if stage is SLIPSTREAM:
-            return tables.slipstream_actions(self.car)
+            return SLIPSTREAM_ACTIONS(self.car)
         if stage is DISCARD:
-            return tables.discard_actions(self.car, self.cars[self.car].hand)
+            return DISCARD_ACTIONS(self.car, self.cars[self.car].hand)
         return ()
 
     def _react_actions(self) -> tuple[Action, ...]:
         """heatcore.react.react_choices."""
         car = self.cars[self.car]
         heat = car.hand.count(HEAT)
-        return tables.react_actions(
+        return REACT_ACTIONS(
             self.car,
             0 if self.cooldown_used else min(COOLDOWN[car.gear], heat),
             self.adrenaline and not self.adrenaline_cooldown_used and heat > 0,
@@ -308,7 +314,7 @@ class FastRace:
         """Reject (with the reference engine's error) a plan that is not legal now."""
         if self.shuffle is None and self.phase is PLAN and plan.car == self.order[self.cursor]:
             car = self.cars[plan.car]
-            if (plan.gear, plan.cards) in tables.plans(car.gear, car.engine >= 1, car.hand,
+            if (plan.gear, plan.cards) in PLANS(car.gear, car.engine >= 1, car.hand,
                                                        self._cluttered_free_only):
                 return
         self._reject(plan)
@@ -317,7 +323,7 @@ class FastRace:
         """Reject (with the reference engine's error) a discard that is not legal now."""
         if (self.shuffle is None and self.phase is TURN and self.stage is DISCARD
                 and discard.car == self.car
-                and discard.cards in tables.discards(self.cars[self.car].hand)):
+                and discard.cards in DISCARDS(self.cars[self.car].hand)):
             return
         self._reject(discard)
 
@@ -563,7 +569,7 @@ class FastRace:
                or self._board(ahead, True) in taken or self._board(ahead, False) in taken
                ) and self._extra_move_open(SLIPSTREAM_SPACES)
         if can:
-            self._legal = tables.slipstream_actions(self.car)
+            self._legal = SLIPSTREAM_ACTIONS(self.car)
         return can
 
     @implements("ruling.spin-discard", "ruling.finished-car-discard-draw")
