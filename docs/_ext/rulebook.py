@@ -310,8 +310,12 @@ def locate(dotted: str) -> Code:
             spec = importlib.util.find_spec(module)
         except (ImportError, ValueError):
             spec = None
-        if spec is not None and spec.origin and spec.origin.endswith(".py"):
-            return Code(module, ".".join(parts[cut:]), Path(spec.origin))
+        if spec is not None and spec.origin:
+            # a module compiled by mypyc (heatcore.fast) has its source beside it
+            origin = Path(spec.origin)
+            source = origin.with_name(origin.name.split(".")[0] + ".py")
+            if source.is_file():
+                return Code(module, ".".join(parts[cut:]), source)
     return Code(dotted, "", None)
 
 
