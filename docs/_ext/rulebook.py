@@ -310,12 +310,14 @@ def locate(dotted: str) -> Code:
             spec = importlib.util.find_spec(module)
         except (ImportError, ValueError):
             spec = None
-        if spec is not None and spec.origin:
-            # a module compiled by mypyc (heatcore.fast) has its source beside it
-            origin = Path(spec.origin)
-            source = origin.with_name(origin.name.split(".")[0] + ".py")
-            if source.is_file():
-                return Code(module, ".".join(parts[cut:]), source)
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            return Code(module, ".".join(parts[cut:]), Path(spec.origin))
+        if spec is not None and cut > 1:  # compiled (mypyc: heatcore.fast): its source
+            parent = importlib.util.find_spec(".".join(parts[:cut - 1]))
+            for folder in (parent.submodule_search_locations or []) if parent else []:
+                source = Path(folder) / f"{parts[cut - 1]}.py"
+                if source.is_file():
+                    return Code(module, ".".join(parts[cut:]), source)
     return Code(dotted, "", None)
 
 
