@@ -53,9 +53,9 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffl
     index = race.shuffle
     assert index is not None
     if isinstance(race, ModuleRace) and race.colours[index] is not None:
-        order = list(full_deck())
-        rng.shuffle(order)
-        return LegendShuffle(index, tuple(order))
+        legend_order = list(full_deck())
+        rng.shuffle(legend_order)
+        return LegendShuffle(index, tuple(legend_order))
     car = race.cars[index]
     if type(rng) is not PLAIN_RANDOM:
         return shuffle_cards(index, car.deck + car.discard, rng)

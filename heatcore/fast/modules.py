@@ -12,6 +12,7 @@ reference engine's state. Every method mirrors a function of :mod:`heatcore.weat
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import ClassVar
 
 from heatcore.actions import (
     Action,
@@ -28,9 +29,8 @@ from heatcore.actions import (
     Slipstream,
     require_action,
 )
-from heatcore.cards import HEAT, STRESS, canonical
-from heatcore.corners import spin_stress
-from heatcore.fast.race import BOOST, OVER, PLAN, REPLENISH, SLIPSTREAM, TURN, FastRace
+from heatcore.cards import HEAT
+from heatcore.fast.race import BOOST, MODULE_RACE, OVER, PLAN, REPLENISH, SLIPSTREAM, TURN, FastRace
 from heatcore.legends import full_deck, legend_cards
 from heatcore.react import COOLDOWN
 from heatcore.registry import implements
@@ -65,7 +65,7 @@ class ModuleRace(FastRace):
 
     #: The modules this engine plays (not the Garage: a garage state raises
     #: UnsupportedModule).
-    SUPPORTED_MODULES: tuple[str, ...] = (WEATHER, LEGENDS)
+    SUPPORTED_MODULES: ClassVar[tuple[str, ...]] = (WEATHER, LEGENDS)
 
     __slots__ = (
         "_any_part",
@@ -237,40 +237,14 @@ class ModuleRace(FastRace):
 
     # ------------------------------------------------------------------ weather: corners
 
-    @implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
-                "slipstream.speed-unchanged", "corner.after-finish-ignored",
-                "ruling.stress-supply", "ruling.setback-corner", "road.limit", "road.overheat")
-    def _check_corners(self) -> bool:
-        """heatcore.corners.check_corners with each corner's road token: the limit -1 / +1,
-        one more Heat at an overheating corner taken too fast. True if the car spun."""
-        car = self.cars[self.car]
-        lines = self.corner_lines
-        index = bisect_left(self.corner_positions, self.start_position)
-        end = max(car.position, self.reach) if self._checked_setback else car.position
-        while index < len(lines) and lines[index][0] < end:
-            line_position, printed, number = lines[index]
-            index += 1
-            excess = self.speed - (printed + self._corner_delta[number])
-            if excess <= 0:
-                continue
-            if self._overheat[number]:
-                excess += 1
-            if car.engine >= excess:
-                car.engine -= excess
-                car.discard += [HEAT] * excess
-                continue
-            car.discard += [HEAT] * car.engine
-            car.engine = 0
-            self._place(car, line_position)
-            self.spins += 1
-            stress = spin_stress(car.gear)
-            if not self._stress_unlimited:
-                stress = min(stress, self.supply)
-            car.gear = 1
-            car.hand = canonical(car.hand + (STRESS,) * stress)
-            self.supply -= stress
-            return True
-        return False
+    @implements("road.limit", "road.overheat")
+    def _excess(self, limit: int, number: int) -> int:
+        """heatcore.corners.check_corners with the corner's road token: the limit -1 / +1,
+        one more Heat at an overheating corner taken too fast."""
+        excess = self.speed - (limit + self._corner_delta[number])
+        if excess > 0 and self._overheat[number]:
+            excess += 1
+        return excess
 
     # ------------------------------------------------------------------ actions
 
@@ -448,3 +422,5 @@ class ModuleRace(FastRace):
             return positions[index + allowed] - position
         return spaces
 
+
+MODULE_RACE.append(ModuleRace)

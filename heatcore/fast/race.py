@@ -9,7 +9,7 @@ lists in no particular order (``to_state`` sorts them).
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Final, NoReturn
+from typing import ClassVar, Final, NoReturn
 
 from heatcore import cards as _cards
 from heatcore import react as _react
@@ -75,6 +75,11 @@ SLIPSTREAM: Final = Stage.SLIPSTREAM
 DISCARD: Final = Stage.DISCARD
 REPLENISH: Final = Stage.REPLENISH
 
+#: The subclass that plays modules, registered by :mod:`heatcore.fast.modules` (which
+#: imports this module: a registry rather than an import here, so that each build, compiled
+#: or pure, makes its own subclass).
+MODULE_RACE: Final[list[type[FastRace]]] = []
+
 
 class FastCar:
     """One car, mutable: the fields of :class:`heatcore.state.Car`."""
@@ -121,13 +126,15 @@ class FastRace:
 
     #: The modules this class plays (a state with modules makes a
     #: :class:`heatcore.fast.modules.ModuleRace`, which plays them all).
-    SUPPORTED_MODULES: tuple[str, ...] = ()
+    SUPPORTED_MODULES: ClassVar[tuple[str, ...]] = ()
 
     def __new__(cls, state: RaceState) -> FastRace:
         """A :class:`~heatcore.fast.modules.ModuleRace` for a state that plays modules."""
         if state.modules and cls is FastRace:
-            from heatcore.fast.modules import ModuleRace
-            return object.__new__(ModuleRace)
+            if not MODULE_RACE:
+                import heatcore.fast.modules  # noqa: F401 (it registers its class)
+            module_race = MODULE_RACE[0]
+            return module_race.__new__(module_race, state)
         return object.__new__(cls)
 
     def __init__(self, state: RaceState) -> None:
@@ -210,7 +217,7 @@ class FastRace:
 
     def copy(self) -> FastRace:
         """An independent copy (to try actions without changing this race)."""
-        return FastRace(self.to_state())
+        return type(self)(self.to_state())
 
     # ------------------------------------------------------------------ queries
 
@@ -247,8 +254,9 @@ class FastRace:
             return DISCARD_ACTIONS(self.car, self.cars[self.car].hand)
         return ()
 
+    @implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects")
     def _react_actions(self) -> tuple[Action, ...]:
-        """heatcore.react.react_choices."""
+        """heatcore.react.react_choices: the options still open, as a shared table."""
         car = self.cars[self.car]
         heat = car.hand.count(HEAT)
         return REACT_ACTIONS(
@@ -305,6 +313,16 @@ class FastRace:
                 return True
         return action in legal
 
+    def _offered_here(self, action: Action) -> bool:
+        """Whether ``action`` is, by identity, one of the legal actions already listed for
+        this moment (a chosen action usually is; any other answer is checked in full)."""
+        legal = self._legal
+        if legal is not None:
+            for offered in legal:
+                if offered is action:
+                    return True
+        return False
+
     def _reject(self, action: Action) -> NoReturn:
         """Raise the reference engine's error for an action that is not legal here."""
         check_action(self.to_state(), action)
@@ -312,6 +330,8 @@ class FastRace:
 
     def _check_plan(self, plan: Plan) -> None:
         """Reject (with the reference engine's error) a plan that is not legal now."""
+        if self._offered_here(plan):
+            return
         if self.shuffle is None and self.phase is PLAN and plan.car == self.order[self.cursor]:
             car = self.cars[plan.car]
             if (plan.gear, plan.cards) in PLANS(car.gear, car.engine >= 1, car.hand,
@@ -321,6 +341,8 @@ class FastRace:
 
     def _check_discard(self, discard: Discard) -> None:
         """Reject (with the reference engine's error) a discard that is not legal now."""
+        if self._offered_here(discard):
+            return
         if (self.shuffle is None and self.phase is TURN and self.stage is DISCARD
                 and discard.car == self.car
                 and discard.cards in DISCARDS(self.cars[self.car].hand)):
@@ -489,7 +511,6 @@ class FastRace:
         self.stage = REACT
         self.to_move = 0
 
-    @implements("setup.board-space")
     def _board(self, position: int, racing_line: bool) -> tuple[int, bool]:
         """heatcore.track.Track.board_spot: (space 1..L, racing line) of an unrolled
         position."""
@@ -595,27 +616,39 @@ class FastRace:
         index = bisect_left(self.corner_positions, self.start_position)
         end = max(car.position, self.reach) if self._checked_setback else car.position
         while index < len(lines) and lines[index][0] < end:  # crossed: start <= c < end
-            line_position, limit, _ = lines[index]
+            line_position, limit, number = lines[index]
             index += 1
-            excess = self.speed - limit
-            if excess <= 0:
-                continue
-            if car.engine >= excess:
-                car.engine -= excess
-                car.discard += [HEAT] * excess
-                continue
-            car.discard += [HEAT] * car.engine
-            car.engine = 0
-            self._place(car, line_position)
-            self.spins += 1
-            stress = spin_stress(car.gear)
-            if not self._stress_unlimited:
-                stress = min(stress, self.supply)
-            car.gear = 1
-            car.hand = canonical(car.hand + (STRESS,) * stress)
-            self.supply -= stress
-            return True
+            excess = self._excess(limit, number)
+            if excess > 0 and self._pay_or_spin(car, excess, line_position):
+                return True
         return False
+
+    @implements("corner.pay-heat")
+    def _excess(self, limit: int, number: int) -> int:
+        """The Heat a crossed corner line costs: the speed over its printed ``limit`` (the
+        corner is ``number``, counted from 1, for the modules that change it)."""
+        return self.speed - limit
+
+    @implements("corner.pay-heat", "corner.spin", "ruling.stress-supply")
+    def _pay_or_spin(self, car: FastCar, excess: int, line_position: int) -> bool:
+        """heatcore.corners.check_corners at one line: pay ``excess`` Heat from the engine,
+        or (too little there) pay what is there and spin out behind the line: gear 1 and
+        the Stress cards (as many as the supply has, unless unlimited). True if it spun."""
+        if car.engine >= excess:
+            car.engine -= excess
+            car.discard += [HEAT] * excess
+            return False
+        car.discard += [HEAT] * car.engine
+        car.engine = 0
+        self._place(car, line_position)
+        self.spins += 1
+        stress = spin_stress(car.gear)
+        if not self._stress_unlimited:
+            stress = min(stress, self.supply)
+        car.gear = 1
+        car.hand = canonical(car.hand + (STRESS,) * stress)
+        self.supply -= stress
+        return True
 
     @implements("replenish.cleanup", "replenish.discard-before-draw")
     def _enter_replenish(self) -> None:
