@@ -23,7 +23,8 @@ from pathlib import Path
 from types import ModuleType
 
 #: The modules mypyc compiles (one group: all of them run compiled, or none).
-COMPILED = ("heatcore.fast.race", "heatcore.fast.modules", "heatcore.fast.driver")
+COMPILED = ("heatcore.fast.tables", "heatcore.fast.race", "heatcore.fast.modules",
+            "heatcore.fast.driver")
 #: The file beside the compiled modules naming the digest of the sources they came from.
 DIGEST_FILE = "compiled.json"
 #: ``HEATCORE_FAST=pure`` runs the pure Python build even where a compiled one is installed.
@@ -120,9 +121,11 @@ def pure() -> tuple[ModuleType, ModuleType]:
 
     running = [sys.modules[m] for m in COMPILED]
     if not any(is_compiled(m) for m in running):
-        return running[0], running[-1]
-    try:
-        copies = [_load_source(m) for m in COMPILED]
-    finally:
-        sys.modules.update(zip(COMPILED, running, strict=True))
-    return copies[0], copies[-1]
+        copies = running
+    else:
+        try:
+            copies = [_load_source(m) for m in COMPILED]  # in order: each imports the last
+        finally:
+            sys.modules.update(zip(COMPILED, running, strict=True))
+    named = dict(zip(COMPILED, copies, strict=True))
+    return named["heatcore.fast.race"], named["heatcore.fast.driver"]

@@ -10,10 +10,9 @@ few flags only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import TypeVar
+from typing import Final
 
 from heatcore.actions import (
     Action,
@@ -33,8 +32,6 @@ from heatcore.registry import implements
 from heatcore.setup import MAX_PLAYERS
 
 Hand = tuple[Card, ...]
-Key = TypeVar("Key", bound=Hashable)
-Value = TypeVar("Value")
 #: The bound of each per-car action table (the shared tables are bounded by the hands):
 #: room for every (car, gear, hand) a long run of 6-player races meets (about 46,000 after
 #: 3,000 races; a smaller bound evicts and rebuilds tables all the time).
@@ -75,33 +72,35 @@ def _plays(playable: Hand, gear: int) -> dict[tuple[int, Hand], None]:
     return dict.fromkeys((gear, cards) for cards in combinations(playable, gear))
 
 
-class _Interned(dict[Key, Value]):
-    """Values made once per key, on first use, by ``make``."""
-
-    def __init__(self, make: Callable[[Key], Value]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Key) -> Value:
-        value = self[key] = self.make(key)
-        return value
+#: Each car's Plan actions by (gear, cards), and Discard actions by cards: made once each.
+_PLANS: Final[list[dict[tuple[int, Hand], Plan]]] = [{} for _ in range(MAX_PLAYERS)]
+_DISCARDS: Final[list[dict[Hand, Discard]]] = [{} for _ in range(MAX_PLAYERS)]
 
 
-def _plan_maker(car: int) -> Callable[[tuple[int, Hand]], Plan]:
-    return lambda choice: Plan(car, *choice)
+def _plan(car: int, choice: tuple[int, Hand]) -> Plan:
+    """The car's Plan action of ``choice`` (gear, cards), the same object every time."""
+    table = _PLANS[car]
+    plan = table.get(choice)
+    if plan is None:
+        plan = table[choice] = Plan(car, choice[0], choice[1])
+    return plan
 
 
-#: Each car's Plan actions by (gear, cards), and Discard actions by cards.
-_PLANS = [_Interned(_plan_maker(car)) for car in range(MAX_PLAYERS)]
-_DISCARDS = [_Interned(partial(Discard, car)) for car in range(MAX_PLAYERS)]
+def _discard(car: int, cards: Hand) -> Discard:
+    """The car's Discard action of ``cards``, the same object every time."""
+    table = _DISCARDS[car]
+    discard = table.get(cards)
+    if discard is None:
+        discard = table[cards] = Discard(car, cards)
+    return discard
 
 
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand,
                  cluttered_free_only: bool = False) -> tuple[Plan, ...]:
     """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
-    return tuple(map(_PLANS[car].__getitem__,
-                     plans(gear, can_pay_shift, hand, cluttered_free_only)))
+    return tuple([_plan(car, choice)
+                  for choice in plans(gear, can_pay_shift, hand, cluttered_free_only)])
 
 
 @cache
@@ -119,7 +118,7 @@ def discards(hand: Hand) -> dict[Hand, None]:
 @lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def discard_actions(car: int, hand: Hand) -> tuple[Discard, ...]:
     """``discards`` as the car's Discard actions (interned)."""
-    return tuple(map(_DISCARDS[car].__getitem__, discards(hand)))
+    return tuple([_discard(car, cards) for cards in discards(hand)])
 
 
 @cache
