@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from heatcore.conformance import CORE_PROTOCOL, PROTOCOLS
 from heatcore.conformance.binding import JSON, Binding, Rejected
+from heatcore.conformance.jsontext import compact
 from heatcore.conformance.schema import SchemaError, check
 
 OPS = ("start", "setup", "load", "legal", "apply", "stop")
@@ -315,10 +316,6 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return _error(rejected.kind, rejected.message, rejected.rule)
 
 
-#: ``json.dumps(value, separators=(",", ":"))`` without making an encoder per reply.
-_compact = json.JSONEncoder(separators=(",", ":")).encode
-
-
 def serve(binding: Binding, stdin: IO[str], stdout: IO[str],
           choose: Callable[[str], Binding | None] | None = None) -> int:
     """Answer requests line by line until ``stop`` or end of input; ``choose`` (if given)
@@ -336,7 +333,7 @@ def serve(binding: Binding, stdin: IO[str], stdout: IO[str],
                     request.get("op") == "start" and isinstance(request.get("ruleset"), str):
                 binding = choose(request["ruleset"]) or binding
             reply = handle(binding, session, request)
-        stdout.write(_compact(reply) + "\n")
+        stdout.write(compact(reply) + "\n")
         stdout.flush()
         if isinstance(request, dict) and request.get("op") == "stop":
             break
