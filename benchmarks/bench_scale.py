@@ -52,8 +52,11 @@ def backends(races: int, dask: str = LOCAL) -> list[dict[str, Any]]:
             result = observe_races("usa", 6, seeds, None, ("random",), workers=workers,
                                    scheduler=scheduler)
         seconds = time.perf_counter() - began
+        actions = sum(race.actions for race in result.races)
         out.append({"backend": label, "workers": workers, "races": len(result.races),
-                    "seconds": seconds, "races_per_s": len(result.races) / seconds})
+                    "actions": actions, "seconds": seconds,
+                    "races_per_s": len(result.races) / seconds,
+                    "us_per_action": seconds * 1e6 / actions if actions else 0.0})
     return out
 
 
@@ -87,7 +90,8 @@ def table(figures: dict[str, Any]) -> str:
     for row in figures["backends"]:
         size = "" if row["backend"] == "one process" else f" of {row['workers']}"
         lines.append(f"  {row['backend']}{size}: {row['races']} races in "
-                     f"{row['seconds']:.2f} s, {row['races_per_s']:.1f} races/s")
+                     f"{row['seconds']:.2f} s, {row['races_per_s']:.1f} races/s, "
+                     f"{row['us_per_action']:.1f} us/action")
     return "\n".join(lines)
 
 

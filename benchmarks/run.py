@@ -19,7 +19,9 @@ on the fast one. The fast engine's figures are those of the build this process r
 (``heatcore.fast.BUILD``: compiled by mypyc when installed with a C compiler, else pure
 Python); the target cell is also played by each build in a new process of its own
 (``HEATCORE_FAST=pure`` for the pure one). Protocol throughput: steps/s through a
-``heatcore serve`` subprocess (``benchmarks.bench_protocol``).
+``heatcore serve`` subprocess, per second and per CPU-second of the server
+(``benchmarks.bench_protocol``). The wall time of ``heatcore prove`` as a user runs it
+(``benchmarks.bench_prove``). The first table puts issue 18's figures side by side.
 
 The issue's targets are checked on the fast engine after a warm-up (its legal-action
 tables fill during the first races of a process); the figure of the warm-up races is
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import bench_proofs, bench_protocol, bench_rallyman, bench_scale
+from benchmarks import bench_proofs, bench_protocol, bench_prove, bench_rallyman, bench_scale
 from heatcore.actions import Action
 from heatcore.batch import run_races
 from heatcore.driver import play, random_policy, random_race
@@ -327,7 +329,7 @@ def proof_times(sizes: Sizes) -> dict[str, Any]:
 
 
 #: The number of stages :func:`run` announces through ``log``.
-STAGES = 12
+STAGES = 13
 
 
 def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
@@ -380,8 +382,59 @@ def run(sizes: Sizes, log: Callable[[str], None]) -> dict[str, Any]:
     results["scale"] = bench_scale.figures(sizes is TINY)
     log("proofs: time per proof and its controls ...")
     results["proofs"] = proof_times(sizes)
+    log("heatcore prove, the command, in a new process ...")
+    results["prove"] = bench_prove.measure(tiny=sizes is TINY)
     results["machine"]["load_average_at_end"] = os.getloadavg()
     return results
+
+
+def summary(results: dict[str, Any]) -> str:
+    """Issue 18's figures side by side, from this one run: 6-player USA races on each
+    engine and backend (per second of wall time and per CPU-second of the process where
+    it is one process), perft, explore, the protocol and ``heatcore prove``."""
+    target, builds = results["target"], {row["requested"]: row for row in results["builds"]}
+    rows: list[tuple[str, str, str, str, str]] = []
+
+    def race_row(name: str, row: dict[str, Any]) -> None:
+        rows.append((name, f"{row['races_per_s']:.1f} races/s",
+                     f"{row['races_per_cpu_s']:.1f} races/cpu-s",
+                     f"{row['us_per_action']:.1f} us/action", str(row.get("build", ""))))
+
+    race_row("reference engine", target["reference"])
+    race_row("fast engine, pure", builds["pure"])
+    race_row("fast engine, compiled", builds["compiled"])
+    for row in results["scale"]["backends"]:
+        if row["backend"].startswith("Dask"):
+            rows.append((f"Dask LocalCluster of {row['workers']}",
+                         f"{row['races_per_s']:.1f} races/s", "",
+                         f"{row['us_per_action']:.1f} us/action",
+                         f"{row['races']} races, cluster start-up included"))
+    fast_perft = [r for r in results["scale"]["perft"] if r["engine"] == "fast"]
+    deepest = max(fast_perft, key=lambda r: (r["players"], r["depth"]))
+    rows.append(("perft (fast engine)", f"{deepest['nodes_per_s']:,.0f} nodes/s", "", "",
+                 f"{deepest['players']} cars, depth {deepest['depth']}"))
+    explored = results["scale"]["explore"][0]
+    rows.append(("explore", f"{explored['states_per_s']:,.0f} states/s", "", "",
+                 f"{explored['config']}: {explored['states']:,} states"))
+    protocol = results["protocol"]
+    per_cpu = protocol.get("steps_per_server_cpu_second")
+    rows.append(("protocol (heatcore serve)", f"{protocol['steps_per_second']:,.0f} steps/s",
+                 "" if per_cpu is None else f"{per_cpu:,.0f} steps/cpu-s", "",
+                 f"{protocol['steps']} steps; cpu-s: the server's, start-up excluded"))
+    prove = results["prove"]
+    rows.append(("heatcore prove", f"{prove['wall_seconds']:.1f} s wall",
+                 f"{prove['cpu_seconds']:.1f} s cpu", "",
+                 "exit 0" if prove["exit_code"] == 0 else f"exit {prove['exit_code']}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    out = [f"Issue 18 side by side (6-player USA random races unless named; targets: fast "
+           f"engine {TARGET_RACES_PER_SECOND:.0f} races/s, protocol "
+           f"{TARGET_PROTOCOL_STEPS_PER_SECOND:,.0f} steps/s; heatcore prove under "
+           f"{bench_prove.LIMIT_SECONDS:.0f} s)"]
+    for r in rows:
+        out.append("  " + "  ".join(f"{cell:<{w}}" if i == 0 else f"{cell:>{w}}"
+                                    for i, (cell, w) in enumerate(zip(r, widths, strict=False)))
+                   + (f"  {r[4]}" if r[4] else ""))
+    return "\n".join(out)
 
 
 def table(results: dict[str, Any]) -> str:
@@ -392,6 +445,8 @@ def table(results: dict[str, Any]) -> str:
     add(f"Python {machine['python']}, {machine['cpus']} CPUs, load average "
         f"{machine['load_average_at_start'][0]:.1f} at start, "
         f"{machine['load_average_at_end'][0]:.1f} at end (other work slows every figure)")
+    add("")
+    lines.extend(summary(results).splitlines())
     add("")
     add("Random-race throughput (single process, random policy)")
     add(f"  {'engine':<11}{'track':<14}{'players':>8}{'races':>7}{'actions/race':>14}"
@@ -440,7 +495,9 @@ def table(results: dict[str, Any]) -> str:
     add("")
     add(f"Protocol (heatcore serve, {protocol['races']} recorded races, {protocol['steps']} "
         f"steps = legal + apply): {protocol['steps_per_second']:.0f} steps/s (target "
-        f"{TARGET_PROTOCOL_STEPS_PER_SECOND:.0f}: {verdict(protocol['met'])})")
+        f"{TARGET_PROTOCOL_STEPS_PER_SECOND:.0f}: {verdict(protocol['met'])}); per "
+        f"CPU-second of the server, its start-up ({protocol['startup_cpu_seconds']:.2f} s) "
+        f"left out: {protocol['steps_per_server_cpu_second'] or 0:.0f} steps")
     steps = results["steps"]
     add("")
     add(f"Per-call rates on {steps['states']} states sampled from real races "
@@ -488,6 +545,10 @@ def table(results: dict[str, Any]) -> str:
         lines.extend("  " + line for line in bench_proofs.table(proofs).splitlines())
         if "note" in proofs:
             add(f"  note: {proofs['note']}")
+    prove = results.get("prove")
+    if prove is not None:
+        add("")
+        add("heatcore prove (the command, in a new process): " + bench_prove.line(prove))
     return "\n".join(lines)
 
 

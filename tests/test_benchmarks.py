@@ -30,7 +30,8 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
                     "Process pool", "Rallyman GT", "Proofs (Z3)", "turn-order",
                     "perft (usa, seed 1)", "explore (every transition checked)",
                     "Dask LocalCluster of 2", "Fast engine builds",
-                    "Protocol (heatcore serve"):
+                    "Protocol (heatcore serve", "Issue 18 side by side", "fast engine, pure",
+                    "fast engine, compiled", "perft (fast engine)", "heatcore prove (the command"):
         assert heading in printed
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["tiny"] is True
@@ -53,6 +54,14 @@ def test_tiny_benchmarks_print_every_figure_and_write_json(
     assert all(row["nodes_per_s"] > 0 for row in scale["perft"])
     assert scale["explore"][0]["deadlocks"] == 0 and scale["explore"][0]["states_per_s"] > 0
     assert [row["workers"] for row in scale["backends"]] == [1, 2, 1, 2]
+    assert all(row["us_per_action"] > 0 for row in scale["backends"])
+    builds = {row["requested"]: row for row in results["builds"]}
+    assert builds["pure"]["build"].startswith("pure") and builds["pure"]["races_per_s"] > 0
+    assert builds["compiled"]["races_per_s"] > 0
+    assert results["fast_build"] in (builds["compiled"]["build"], builds["pure"]["build"])
+    assert results["protocol"]["steps"] > 0 and results["protocol"]["steps_per_second"] > 0
+    assert "steps_per_server_cpu_second" in results["protocol"]
+    assert results["prove"]["exit_code"] == 0 and results["prove"]["complete"] is False
     for key in ("legal_actions_per_s", "apply_per_s", "json_encode_per_s", "json_decode_per_s",
                 "fast_legal_actions_per_s", "fast_apply_per_s", "fast_from_state_per_s",
                 "fast_to_state_per_s"):
