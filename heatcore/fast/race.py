@@ -28,7 +28,7 @@ from heatcore.actions import (
     Slipstream,
     require_action,
 )
-from heatcore.cards import Card, canonical, remove
+from heatcore.cards import Card, canonical
 from heatcore.corners import spin_stress
 from heatcore.engine import check_action
 from heatcore.errors import IllegalAction, UnsupportedModule
@@ -74,6 +74,23 @@ BOOST: Final = Stage.BOOST
 SLIPSTREAM: Final = Stage.SLIPSTREAM
 DISCARD: Final = Stage.DISCARD
 REPLENISH: Final = Stage.REPLENISH
+#: Each card's place in canonical order (heatcore.cards.canonical).
+RANK: Final[dict[Card, int]] = {card: i for i, card in enumerate(_cards.KNOWN_CARDS)}
+
+
+def _canonical(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """heatcore.cards.canonical, compiled with the engine (the hot path calls it each draw)."""
+    ordered = list(cards)
+    ordered.sort(key=RANK.__getitem__)
+    return tuple(ordered)
+
+
+def _without(cards: tuple[Card, ...], taken: tuple[Card, ...]) -> tuple[Card, ...]:
+    """heatcore.cards.remove for ``taken`` known to be among ``cards`` (a checked action's)."""
+    left = list(cards)
+    for card in taken:
+        left.remove(card)
+    return tuple(left)
 
 #: The subclass that plays modules, registered by :mod:`heatcore.fast.modules` (which
 #: imports this module: a registry rather than an import here, so that each build, compiled
@@ -371,9 +388,7 @@ class FastRace:
         """heatcore.planning.apply_plan, then (after the last plan) the shifts and the
         first turn."""
         car = self.cars[plan.car]
-        hand_after = remove(car.hand, plan.cards)
-        assert hand_after is not None
-        car.hand = hand_after
+        car.hand = _without(car.hand, plan.cards)
         car.played = plan.cards
         self.cursor += 1
         if self.cursor == len(self.order):
@@ -423,9 +438,7 @@ class FastRace:
     def _apply_discard(self, action: Discard) -> None:
         """heatcore.cleanup.apply_discard."""
         car = self.cars[self.car]
-        hand_after = remove(car.hand, action.cards)
-        assert hand_after is not None
-        car.hand = hand_after
+        car.hand = _without(car.hand, action.cards)
         car.discard += action.cards
         self._enter_replenish()
 
@@ -646,7 +659,7 @@ class FastRace:
         if not self._stress_unlimited:
             stress = min(stress, self.supply)
         car.gear = 1
-        car.hand = canonical(car.hand + (STRESS,) * stress)
+        car.hand = _canonical(car.hand + (STRESS,) * stress)
         self.supply -= stress
         return True
 
@@ -672,7 +685,7 @@ class FastRace:
             return True
         deck = car.deck
         if deck:
-            car.hand = canonical(car.hand + tuple(deck[:need]))
+            car.hand = _canonical(car.hand + tuple(deck[:need]))
             del deck[:need]
         if len(car.hand) >= HAND_SIZE or not car.discard:
             return True
