@@ -90,9 +90,18 @@ def _load_source(module: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(module, _path(module))
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
-    sys.modules[module] = loaded
+    _bind(module, loaded)
     spec.loader.exec_module(loaded)
     return loaded
+
+
+def _bind(module: str, loaded: ModuleType) -> None:
+    """Make ``loaded`` what ``import module`` gives: in ``sys.modules`` and as the attribute
+    of its package (the import system sets that only for modules it loads itself)."""
+    sys.modules[module] = loaded
+    parent, _, name = module.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], name, loaded)
 
 
 def select() -> str:
@@ -126,6 +135,7 @@ def pure() -> tuple[ModuleType, ModuleType]:
         try:
             copies = [_load_source(m) for m in COMPILED]  # in order: each imports the last
         finally:
-            sys.modules.update(zip(COMPILED, running, strict=True))
+            for module, loaded in zip(COMPILED, running, strict=True):
+                _bind(module, loaded)
     named = dict(zip(COMPILED, copies, strict=True))
     return named["heatcore.fast.race"], named["heatcore.fast.driver"]
