@@ -135,7 +135,7 @@ def add_race(sub: Any) -> None:
                       help="engine of --count batches (both play the same races)")
     race.add_argument("--modules", type=modules, default=(), metavar="NAME[,NAME]",
                       help=f"modules to play: {', '.join(MODULES)} (default: none)")
-    race.add_argument("--legends", type=int, default=0,
+    race.add_argument("--legends", type=positive, default=0,
                       help="Legend cars added by the legends module (players + Legends <= 6)")
     race.add_argument("--aggressive", action="store_true",
                       help="aggressive Legends (legends module)")
@@ -156,10 +156,9 @@ def run_race(args: argparse.Namespace) -> int:
         args.track = track(args.track or first_track())
     except argparse.ArgumentTypeError as error:
         raise CommandError(str(error)) from None
+    _check_module_options(args)
     if args.count > 1:
         return run_race_batch(args)
-    if args.draft and "garage" not in args.modules:
-        raise CommandError("--draft deals the garage's upgrades: add --modules garage")
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
                          args.legends, args.aggressive, rulings=_rulings(args),
@@ -179,6 +178,18 @@ def run_race(args: argparse.Namespace) -> int:
         write_atomic(Path(args.html), race_html(race))
         print(f"Race page written to {args.html}")
     return 0
+
+
+def _check_module_options(args: argparse.Namespace) -> None:
+    """A module's option needs its module (``--draft`` the garage, ``--legends`` and
+    ``--aggressive`` the Legends); CommandError naming the missing ``--modules`` otherwise."""
+    if args.draft and "garage" not in args.modules:
+        raise CommandError("--draft deals the garage's upgrades: add --modules garage")
+    for given, option in ((args.legends, "--legends"), (args.aggressive, "--aggressive")):
+        if given and "legends" not in args.modules:
+            raise CommandError(f"{option} sets the Legend cars: add --modules legends")
+    if args.draft and args.count > 1:
+        raise CommandError("--draft deals one race's upgrades; it cannot be used with --count")
 
 
 def run_race_other(args: argparse.Namespace) -> int:
