@@ -196,6 +196,15 @@ def run_race_other(args: argparse.Namespace) -> int:
     """A race of another ruleset (``--game``), through that game's own package."""
     from heatcore.rallyman import cli as rallyman_cli
 
+    heat_only = {"--modules": args.modules, "--legends": args.legends,
+                 "--aggressive": args.aggressive, "--draft": args.draft,
+                 "--ruling": args.ruling, "--html": args.html}
+    for option, given in heat_only.items():
+        if given:
+            raise CommandError(f"{option} is an option of heat races, not of {args.game}")
+    if len(args.policy) > 1 or args.policy[0] not in ("greedy", "random"):
+        raise CommandError(f"{args.game}'s drivers are greedy or random, "
+                           f"not {','.join(args.policy)!r}")
     args.policy = args.policy[0]  # that game's drivers are chosen by one name
     return rallyman_cli.race(args)
 
