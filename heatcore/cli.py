@@ -271,7 +271,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from heatcore.witness import is_suite
 
     path = Path(args.file)
-    data = read_json(path)
+    try:
+        data = read_json(path)
+    except MalformedInput as error:  # a file that cannot be read breaks no rule: no rule ID
+        raise CommandError(error.detail) from None
     if isinstance(data, dict) and str(data.get("format", "")).startswith("heatcore.rallyman-gt."):
         from heatcore.rallyman import racelog, report
 

@@ -312,6 +312,16 @@ def test_replay_of_other_json_is_one_line(capsys: pytest.CaptureFixture[str],
     assert "not a race log" in line
 
 
+@pytest.mark.parametrize("content, words", [(b"{not json", "is not JSON"),
+                                             (b"\xff\xfe", "is not JSON")])
+def test_replay_of_a_file_that_is_not_json_names_no_rule(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, words: str) -> None:
+    path = tmp_path / "log.json"
+    path.write_bytes(content)
+    line = one_line_error(*run(capsys, "replay", str(path))[::2])
+    assert words in line and "[round.sequence]" not in line
+
+
 def test_str_of_a_state_is_a_summary_and_repr_pastes_back() -> None:
     from heatcore import legal_actions, state_from_json
 
