@@ -134,9 +134,10 @@ def add_race(sub: Any) -> None:
     race.add_argument("--engine", default="fast", choices=ENGINES,
                       help="engine of --count batches (both play the same races)")
     race.add_argument("--modules", type=modules, default=(), metavar="NAME[,NAME]",
-                      help=f"modules to play: {', '.join(MODULES)} (default: none)")
+                      help=f"modules to play: {', '.join(MODULES)}")
     race.add_argument("--legends", type=positive, default=0,
-                      help="Legend cars added by the legends module (players + Legends <= 6)")
+                      help="Legend cars added by the legends module, players + Legends <= 6 "
+                           "(0: one Legend)")
     race.add_argument("--aggressive", action="store_true",
                       help="aggressive Legends (legends module)")
     race.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",

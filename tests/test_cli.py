@@ -80,6 +80,7 @@ def test_every_option_of_every_command_has_help_and_shows_its_default(
     for name, parser in _parsers(monkeypatch).items():
         assert isinstance(parser, Parser), f"{name} does not use heatcore.cliutil.Parser"
         text = parser.format_help()
+        assert "(default: [])" not in text and "(default: ())" not in text, name
         for action in parser._actions:
             if action.dest == "help":
                 continue
@@ -87,8 +88,9 @@ def test_every_option_of_every_command_has_help_and_shows_its_default(
             if action.option_strings and action.default not in (None, False) \
                     and action.nargs != 0:
                 flag = action.option_strings[-1]
+                shown = "none" if action.default in ((), []) else action.default
                 assert "default" in (action.help % {"default": action.default}) or \
-                    f"(default: {action.default})" in " ".join(text.split()), (name, flag)
+                    f"(default: {shown})" in " ".join(text.split()), (name, flag)
 
 
 def test_python_dash_m_heatcore_runs_the_command_line() -> None:
