@@ -177,6 +177,15 @@ def test_conform_checks_the_report_folder_before_the_run(
     assert "cannot write" in line and out == ""  # nothing ran
 
 
+@pytest.mark.parametrize("ruleset", ["heat", "rallyman-gt"])
+def test_conform_refuses_a_fixtures_folder_with_no_fixtures(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, ruleset: str) -> None:
+    code, out, err = run(capsys, "conform", "--impl", "no-such-engine-anywhere",
+                         "--ruleset", ruleset, "--fixtures", str(tmp_path))
+    line = one_line_error(code, err)
+    assert f"no fixture files (*.json) in {tmp_path}" in line and out == ""  # nothing ran
+
+
 @pytest.mark.parametrize("argv, words", [
     (("race", "--seed", "-3"), "a seed is 0 or more"),
     (("race", "--track", "mars"), "unknown track 'mars'"),
