@@ -25,7 +25,7 @@ from heatcore.cliutil import (
 )
 from heatcore.cluster import BackendError
 from heatcore.driver import play
-from heatcore.errors import MalformedInput, RulesError
+from heatcore.errors import MalformedInput, RulesError, UnsupportedModule
 from heatcore.files import write_atomic
 from heatcore.outcomes import (
     POLICIES,
@@ -236,6 +236,8 @@ def run_race_batch(args: argparse.Namespace) -> int:
                                 scheduler=args.scheduler)
         except BackendError as error:
             raise CommandError(str(error)) from None
+        except UnsupportedModule as error:  # a module only the reference engine plays
+            raise CommandError(f"{error.detail}: add --engine reference") from None
     write_text("\n".join(outcome_lines(out)) + "\n")
     print(f"engine: {out.engine}")
     print(f"races: {len(out.races)}")

@@ -177,6 +177,19 @@ def test_conform_checks_the_report_folder_before_the_run(
     assert "cannot write" in line and out == ""  # nothing ran
 
 
+def test_a_module_the_fast_engine_lacks_points_to_the_reference_engine(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import heatcore.cli
+    from heatcore.errors import UnsupportedModule
+
+    def fast_engine_without_garage(*_: object, **__: object) -> None:
+        raise UnsupportedModule("garage", "the fast engine")
+
+    monkeypatch.setattr(heatcore.cli, "observe_races", fast_engine_without_garage)
+    line = one_line_error(*run(capsys, "race", "--modules", "garage", "--count", "2")[::2])
+    assert "module 'garage': add --engine reference" in line
+
+
 @pytest.mark.parametrize("ruleset", ["heat", "rallyman-gt"])
 def test_conform_refuses_a_fixtures_folder_with_no_fixtures(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, ruleset: str) -> None:
