@@ -232,6 +232,14 @@ def test_race_count_plays_module_races(capsys: pytest.CaptureFixture[str]) -> No
     assert "cooling bonuses" in out and "engine: fast" in out and "races: 3" in out
 
 
+@pytest.mark.rules("legend.setup")
+def test_a_race_with_legends_counts_every_car_in_its_heading(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "--modules", "legends", "--legends", "2",
+                       "--players", "2", "--laps", "1", "--no-legend")
+    assert code == 0 and out.startswith("Race on USA, 4 cars (2 players, 2 Legends), 1 lap;")
+
+
 @pytest.mark.parametrize("spelling", ["gb", "GB", "great-britain", "Great Britain",
                                       "great_britain", "UK"])
 def test_track_names_accept_common_spellings(spelling: str) -> None:
