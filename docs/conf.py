@@ -13,6 +13,8 @@ if not (ROOT / "spec").is_dir():  # a copy of docs/ outside the repository (test
     ROOT = Path(heatcore.__file__).resolve().parent.parent
 sys.path[:0] = [str(DOCS / "_ext"), str(ROOT)]
 
+from heatcore.registry import GAMES  # noqa: E402  (ROOT's heatcore, now on the path)
+
 project = "heatcore"
 author = "the heatcore authors"
 copyright = "2026, the heatcore authors"
@@ -48,6 +50,7 @@ doctest_global_setup = ""
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
 # every ruleset of heatcore.registry.GAMES: Heat's chapters, then Rallyman GT's (rgt.*)
 rulebook_ruleset = "heatcore.registry:combined_ruleset"
+rulebook_parts = [game.title for game in GAMES.values()]  # combined_ruleset: game i at i * 1000
 rulebook_implementations = "heatcore.registry:IMPLEMENTATIONS"
 rulebook_import = [
     "heatcore.rallyman.driver", "heatcore.rallyman.setup", "heatcore.rallyman.validity",

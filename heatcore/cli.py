@@ -25,7 +25,7 @@ from heatcore.cliutil import (
 )
 from heatcore.cluster import BackendError
 from heatcore.driver import play
-from heatcore.errors import MalformedInput, RulesError
+from heatcore.errors import MalformedInput, RulesError, UnsupportedModule
 from heatcore.files import write_atomic
 from heatcore.outcomes import (
     POLICIES,
@@ -134,9 +134,10 @@ def add_race(sub: Any) -> None:
     race.add_argument("--engine", default="fast", choices=ENGINES,
                       help="engine of --count batches (both play the same races)")
     race.add_argument("--modules", type=modules, default=(), metavar="NAME[,NAME]",
-                      help=f"modules to play: {', '.join(MODULES)} (default: none)")
-    race.add_argument("--legends", type=int, default=0,
-                      help="Legend cars added by the legends module (players + Legends <= 6)")
+                      help=f"modules to play: {', '.join(MODULES)}")
+    race.add_argument("--legends", type=positive, default=0,
+                      help="Legend cars added by the legends module, players + Legends <= 6 "
+                           "(0: one Legend)")
     race.add_argument("--aggressive", action="store_true",
                       help="aggressive Legends (legends module)")
     race.add_argument("--ruling", action="append", default=[], metavar="ID=ALTERNATIVE",
@@ -156,10 +157,9 @@ def run_race(args: argparse.Namespace) -> int:
         args.track = track(args.track or first_track())
     except argparse.ArgumentTypeError as error:
         raise CommandError(str(error)) from None
+    _check_module_options(args)
     if args.count > 1:
         return run_race_batch(args)
-    if args.draft and "garage" not in args.modules:
-        raise CommandError("--draft deals the garage's upgrades: add --modules garage")
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
                          args.legends, args.aggressive, rulings=_rulings(args),
@@ -181,10 +181,31 @@ def run_race(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_module_options(args: argparse.Namespace) -> None:
+    """A module's option needs its module (``--draft`` the garage, ``--legends`` and
+    ``--aggressive`` the Legends); CommandError naming the missing ``--modules`` otherwise."""
+    if args.draft and "garage" not in args.modules:
+        raise CommandError("--draft deals the garage's upgrades: add --modules garage")
+    for given, option in ((args.legends, "--legends"), (args.aggressive, "--aggressive")):
+        if given and "legends" not in args.modules:
+            raise CommandError(f"{option} sets the Legend cars: add --modules legends")
+    if args.draft and args.count > 1:
+        raise CommandError("--draft deals one race's upgrades; it cannot be used with --count")
+
+
 def run_race_other(args: argparse.Namespace) -> int:
     """A race of another ruleset (``--game``), through that game's own package."""
     from heatcore.rallyman import cli as rallyman_cli
 
+    heat_only = {"--modules": args.modules, "--legends": args.legends,
+                 "--aggressive": args.aggressive, "--draft": args.draft,
+                 "--ruling": args.ruling, "--html": args.html}
+    for option, given in heat_only.items():
+        if given:
+            raise CommandError(f"{option} is an option of heat races, not of {args.game}")
+    if len(args.policy) > 1 or args.policy[0] not in ("greedy", "random"):
+        raise CommandError(f"{args.game}'s drivers are greedy or random, "
+                           f"not {','.join(args.policy)!r}")
     args.policy = args.policy[0]  # that game's drivers are chosen by one name
     return rallyman_cli.race(args)
 
@@ -215,6 +236,8 @@ def run_race_batch(args: argparse.Namespace) -> int:
                                 scheduler=args.scheduler)
         except BackendError as error:
             raise CommandError(str(error)) from None
+        except UnsupportedModule as error:  # a module only the reference engine plays
+            raise CommandError(f"{error.detail}: add --engine reference") from None
     write_text("\n".join(outcome_lines(out)) + "\n")
     print(f"engine: {out.engine}")
     print(f"races: {len(out.races)}")
@@ -251,7 +274,10 @@ def run_replay(args: argparse.Namespace) -> int:
     from heatcore.witness import is_suite
 
     path = Path(args.file)
-    data = read_json(path)
+    try:
+        data = read_json(path)
+    except MalformedInput as error:  # a file that cannot be read breaks no rule: no rule ID
+        raise CommandError(error.detail) from None
     if isinstance(data, dict) and str(data.get("format", "")).startswith("heatcore.rallyman-gt."):
         from heatcore.rallyman import racelog, report
 

@@ -31,6 +31,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
                 or default is argparse.SUPPRESS or not action.option_strings
                 or action.nargs == 0):  # a switch: its help says what it turns on or off
             return text
+        if isinstance(default, (tuple, list)) and not default:  # a list left empty: not "[]"
+            return text if "(default:" in text else f"{text} (default: none)"
         return f"{text} (default: %(default)s)"
 
 

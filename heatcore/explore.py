@@ -170,7 +170,7 @@ class Report:
         rate = self.states / self.seconds if self.seconds > 0 else float("inf")
         out = [f"states: {self.states}", f"transitions: {self.transitions}",
                f"depth: {self.depth} decisions", f"finished races (distinct end states): "
-               f"{self.finished}", f"longest race: {self.longest} rounds",
+               f"{self.finished}", f"longest race: {self.longest} round{'s' * (self.longest != 1)}",
                f"deadlocks: {self.deadlocks}", f"invariant violations: {self.violations}",
                f"time: {self.seconds:.1f} s ({rate:,.0f} states/s)",
                "exercised (transitions' events): " + ", ".join(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed
+from heatcore.cliutil import CommandError, Parser, nonnegative, positive, seed, writable_dir
 from heatcore.cluster import Backend, BackendError, add_arguments, from_arguments
 from heatcore.files import write_atomic
 from heatcore.notation import parse_action, setup_to_dict, state_to_dict
@@ -232,6 +232,7 @@ def main(argv: list[str]) -> int:
 
 def _generate(args: argparse.Namespace, backend: Backend) -> int:
     out = args.out or reference_file()
+    writable_dir(out.parent)  # before minutes of counting, not after
     started = time.perf_counter()
     with progress(1500, "perft subtrees") as advance:
         data = generate(backend, engine=args.engine, done=advance)

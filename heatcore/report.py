@@ -319,7 +319,10 @@ def play_by_play(race: Race, legend: bool = False) -> str:
     track = race.final.track
     grid = " ".join(car_name(c) for c in _grid(race))
     lines = [LEGEND, ""] if legend else []
-    lines.append(f"Race on {track.name}, {race.setup.players} cars, "
+    setup = race.setup
+    cars = (f"{setup.cars} cars ({setup.players} players, {setup.legends} "
+            f"Legend{'s' * (setup.legends != 1)})" if setup.legends else f"{setup.players} cars")
+    lines.append(f"Race on {track.name}, {cars}, "
                  f"{laps_text(race.final.laps)}; grid from pole: {grid}")
     for ev in race.start_events:
         if ev.kind == "conditions":

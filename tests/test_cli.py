@@ -80,6 +80,7 @@ def test_every_option_of_every_command_has_help_and_shows_its_default(
     for name, parser in _parsers(monkeypatch).items():
         assert isinstance(parser, Parser), f"{name} does not use heatcore.cliutil.Parser"
         text = parser.format_help()
+        assert "(default: [])" not in text and "(default: ())" not in text, name
         for action in parser._actions:
             if action.dest == "help":
                 continue
@@ -87,8 +88,9 @@ def test_every_option_of_every_command_has_help_and_shows_its_default(
             if action.option_strings and action.default not in (None, False) \
                     and action.nargs != 0:
                 flag = action.option_strings[-1]
+                shown = "none" if action.default in ((), []) else action.default
                 assert "default" in (action.help % {"default": action.default}) or \
-                    f"(default: {action.default})" in " ".join(text.split()), (name, flag)
+                    f"(default: {shown})" in " ".join(text.split()), (name, flag)
 
 
 def test_python_dash_m_heatcore_runs_the_command_line() -> None:
@@ -175,6 +177,28 @@ def test_conform_checks_the_report_folder_before_the_run(
     assert "cannot write" in line and out == ""  # nothing ran
 
 
+def test_a_module_the_fast_engine_lacks_points_to_the_reference_engine(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import heatcore.cli
+    from heatcore.errors import UnsupportedModule
+
+    def fast_engine_without_garage(*_: object, **__: object) -> None:
+        raise UnsupportedModule("garage", "the fast engine")
+
+    monkeypatch.setattr(heatcore.cli, "observe_races", fast_engine_without_garage)
+    line = one_line_error(*run(capsys, "race", "--modules", "garage", "--count", "2")[::2])
+    assert "module 'garage': add --engine reference" in line
+
+
+@pytest.mark.parametrize("ruleset", ["heat", "rallyman-gt"])
+def test_conform_refuses_a_fixtures_folder_with_no_fixtures(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, ruleset: str) -> None:
+    code, out, err = run(capsys, "conform", "--impl", "no-such-engine-anywhere",
+                         "--ruleset", ruleset, "--fixtures", str(tmp_path))
+    line = one_line_error(code, err)
+    assert f"no fixture files (*.json) in {tmp_path}" in line and out == ""  # nothing ran
+
+
 @pytest.mark.parametrize("argv, words", [
     (("race", "--seed", "-3"), "a seed is 0 or more"),
     (("race", "--track", "mars"), "unknown track 'mars'"),
@@ -183,6 +207,11 @@ def test_conform_checks_the_report_folder_before_the_run(
     (("race", "--count", "3", "--html", "x.html"), "--html draws one race"),
     (("race", "--count", "3", "--modules", "legends", "--players", "5", "--legends", "2"),
      "setup.players"),
+    (("race", "--legends", "2"), "--legends sets the Legend cars: add --modules legends"),
+    (("race", "--aggressive", "--count", "2"), "--aggressive sets the Legend cars"),
+    (("race", "--modules", "legends", "--legends", "-1"), "not a positive"),
+    (("race", "--draft", "--count", "2"), "add --modules garage"),
+    (("race", "--modules", "garage", "--draft", "--count", "2"), "cannot be used with --count"),
     (("conform", "--impl", "x", "--seed", "-1"), "a seed is 0 or more"),
     (("replay", "/no/such/file.json"), "cannot read"),
     (("frobnicate",), "invalid choice"),
@@ -201,6 +230,14 @@ def test_race_count_plays_module_races(capsys: pytest.CaptureFixture[str]) -> No
     assert "modules: weather, legends (2 Legends, aggressive)" in out
     assert re.search(r"^  legend\s+\S+%\s+40\.0%$", out, re.MULTILINE), out
     assert "cooling bonuses" in out and "engine: fast" in out and "races: 3" in out
+
+
+@pytest.mark.rules("legend.setup")
+def test_a_race_with_legends_counts_every_car_in_its_heading(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "--modules", "legends", "--legends", "2",
+                       "--players", "2", "--laps", "1", "--no-legend")
+    assert code == 0 and out.startswith("Race on USA, 4 cars (2 players, 2 Legends), 1 lap;")
 
 
 @pytest.mark.parametrize("spelling", ["gb", "GB", "great-britain", "Great Britain",
@@ -305,6 +342,16 @@ def test_replay_of_other_json_is_one_line(capsys: pytest.CaptureFixture[str],
                                           tmp_path: Path) -> None:
     line = one_line_error(*run(capsys, "replay", _write(tmp_path, {"a": 1}))[::2])
     assert "not a race log" in line
+
+
+@pytest.mark.parametrize("content, words", [(b"{not json", "is not JSON"),
+                                             (b"\xff\xfe", "is not JSON")])
+def test_replay_of_a_file_that_is_not_json_names_no_rule(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, words: str) -> None:
+    path = tmp_path / "log.json"
+    path.write_bytes(content)
+    line = one_line_error(*run(capsys, "replay", str(path))[::2])
+    assert words in line and "[round.sequence]" not in line
 
 
 def test_str_of_a_state_is_a_summary_and_repr_pastes_back() -> None:

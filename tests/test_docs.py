@@ -180,6 +180,17 @@ def test_rule_pages_show_the_rule_first_and_fold_both_engines_code(
     assert "(<em>Slipstream and corners</em>)" in page  # the section title in English
 
 
+def test_the_rules_index_heads_each_games_chapters(builds: dict[str, Build]) -> None:
+    """Heat's chapters under Heat's title, Rallyman GT's under its own (both have a
+    chapter called "Turn order"), then the rulings."""
+    run = builds["html"].wait()
+    page = (run.out / "generated" / "rules" / "index.html").read_text(encoding="utf-8")
+    page = page[page.index("<article"):]  # the page's own text, not the sidebar
+    heat, rgt = page.index(">Heat: Pedal to the Metal<"), page.index(">Rallyman GT<")
+    assert heat < page.index('href="corner.html"') < rgt < page.index('href="rgt.turn.html"')
+    assert page.index('href="rgt.turn.html"') < page.index('href="../rulings.html"')
+
+
 def test_the_sources_page_and_the_split_api_page(builds: dict[str, Build]) -> None:
     import tomllib
 

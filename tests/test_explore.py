@@ -97,3 +97,8 @@ def test_a_state_without_actions_is_a_deadlock(monkeypatch: pytest.MonkeyPatch) 
     report = run_explore(setup, seed)
     assert report.deadlocks > 0
     assert any(e.startswith("deadlock:") for e in report.examples)
+
+
+def test_the_report_says_1_round_and_2_rounds() -> None:
+    one, two = explore.Report(longest=1), explore.Report(longest=2)
+    assert "longest race: 1 round" in one.lines() and "longest race: 2 rounds" in two.lines()

@@ -149,6 +149,22 @@ def test_perft_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> 
         assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_perft_generate_checks_its_out_folder_before_counting(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import heatcore.perft_runs
+
+    def must_not_count(*_: object, **__: object) -> None:
+        raise AssertionError("counted before checking --out")
+
+    monkeypatch.setattr(heatcore.perft_runs, "generate", must_not_count)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["perft", "--generate", "--out", str(blocker / "perft.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write into" in err and "Traceback" not in err
+
+
 def test_start_state_in_the_file_is_the_setup_start() -> None:
     entry = load_reference()["entries"][0]
     setup = perft_setup(entry["track"], entry["players"], entry["seed"])

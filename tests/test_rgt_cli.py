@@ -39,6 +39,20 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str],
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize("extra, words", [
+    (["--modules", "weather"], "--modules is an option of heat races"),
+    (["--ruling", "cluttered-gear=free-shifts-only"], "--ruling is an option of heat races"),
+    (["--html", "race.html"], "--html is an option of heat races"),
+    (["--policy", "clutter"], "drivers are greedy or random, not 'clutter'"),
+    (["--policy", "greedy,random"], "not 'greedy,random'"),
+])
+def test_heat_only_options_are_refused_not_ignored(
+        extra: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["race", "--game", "rallyman-gt", *extra]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
+
+
 def test_count_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["race", "--game", "rallyman-gt", "--track", "proving-ground", "--players", "2",
             "--laps", "1", "--count", "2"]

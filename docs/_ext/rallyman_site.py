@@ -118,13 +118,18 @@ def race_page(root: Path) -> str:
 
 def index_page(tracks: list[dict[str, Any]]) -> str:
     """The Rallyman GT part's landing page."""
+    from heatcore.registry import ruleset
+
     return "\n".join([
         "Rallyman GT", "===========", "",
         "Rallyman GT (seed 004) is heatcore's second ruleset, built on the same framework as "
         "Heat: the rule registry and ``@implements``, rulings with switches, explicit chance, "
         "canonical JSON, validity flags, property tests and Z3 proofs. Its rule chapters and "
-        "rulings are in :doc:`the rulebook <../rules/index>` (chapters whose IDs start with "
-        "``rgt.``), each with the code, tests and proofs that carry it.", "",
+        "rulings are the Rallyman GT part of :doc:`the rulebook <../rules/index>` (rule IDs "
+        "start with ``rgt.``), each with the code, tests and proofs that carry it:", "",
+        *[f"* :doc:`{c.title} <../rules/{c.id}>`" for c in ruleset("rallyman-gt").chapters],
+        "* :doc:`Rulings (both games') <../rulings>`", "",
+        "Its tracks and a race:", "",
         ".. toctree::", "   :maxdepth: 1", "",
         *[f"   {t['id']}" for t in tracks], "   race", ""])
 

@@ -538,12 +538,22 @@ class Generator:
         return "".join(out)
 
     def rules_index(self) -> str:
-        """The toctree of chapters in rulebook order."""
-        names = [f"   {c.id}" for c in self.rs.chapters]
-        return (title("The rules", "=") +
-                "One chapter per step, in the rulebook's order. Each rule is anchored by its "
-                "ID (``page.html#<rule-id>``).\n\n"
-                ".. toctree::\n   :maxdepth: 2\n\n" + "\n".join(names) + "\n   ../rulings\n")
+        """The toctree of chapters in rulebook order; with ``rulebook_parts``, one headed
+        toctree per part (a chapter's part is its ``order // 1000``), then the rulings."""
+        parts: list[str] = list(self.app.config.rulebook_parts)
+        out = [title("The rules", "="),
+               "One chapter per step, in the rulebook's order. Each rule is anchored by its "
+               "ID (``page.html#<rule-id>``).\n\n"]
+        for index, part in enumerate(parts or [""]):
+            names = [f"   {c.id}" for c in self.rs.chapters
+                     if not parts or min(c.order // 1000, len(parts) - 1) == index]
+            if names:
+                out += [title(part, "-") if part else "",
+                        ".. toctree::\n   :maxdepth: 2\n\n", "\n".join(names), "\n\n"]
+        if parts:
+            out.append(title("Rulings", "-"))
+        out.append(".. toctree::\n   :maxdepth: 2\n\n   ../rulings\n")
+        return "".join(out)
 
     def matrix_page(self) -> str:
         """Every rule ID against the count of tests, proofs, fixtures and implementations."""
@@ -912,6 +922,7 @@ def check_complete(app: Sphinx, env: BuildEnvironment) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the config values, the domain and the generation step."""
     app.add_config_value("rulebook_ruleset", "", "env")
+    app.add_config_value("rulebook_parts", [], "env")  # rules index headings, by order // 1000
     app.add_config_value("rulebook_implementations", "", "env")
     app.add_config_value("rulebook_import", [], "env")
     app.add_config_value("rulebook_root", "..", "env")

@@ -802,6 +802,10 @@ def main(argv: list[str]) -> int:
             return 2
         return perft_main(binding, command, args)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
+    if fixtures is not None and fixtures.is_dir() and not any(fixtures.glob("*.json")):
+        print(f"heatcore conform: no fixture files (*.json) in {fixtures} (--no-fixtures "
+              "runs the races only)", file=sys.stderr)
+        return 2
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     try:
         outcome = run(binding, command, args.races, fixtures, args.timeout, args.seed,
