@@ -375,7 +375,9 @@ def test_races_on_two_workers_pass_with_the_same_counts_as_on_one(
         code = conform_main(argv)
         report = json.loads((folder / "report.json").read_text())
         assert code == 0 and report["ok"], report["failures"][:1]
-        assert f"workers: {workers}" in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert f"workers: {workers}" in out
+        assert "races: 4 pass, 0 fail, 0 skipped (" in out and "{" not in out  # words, no dict
         assert report["races"]["pass"] == 4 and report["races"]["steps"] > 0
         races[workers] = report["races"]
     assert races["2"] == races["1"]

@@ -260,10 +260,17 @@ def _cause_section(n: int, cause: JSON, impl: str, ruleset: str,
             *_repro_block(div, impl, n, ruleset, protocol), ""]
 
 
+def _tally(counts: JSON) -> str:
+    """``{'pass': 3, 'fail': 0, 'skip': 1}`` as ``3 pass, 0 fail, 1 skipped``."""
+    return f"{counts['pass']} pass, {counts['fail']} fail, {counts['skip']} skipped"
+
+
 def summary_lines(report: JSON, impl: str, workers: int) -> list[str]:
     """The few lines ``heatcore conform`` prints."""
+    races = report["races"]
     out = [f"conform: {'PASS' if report['ok'] else 'FAIL'} ({impl}) in {report['seconds']} s",
-           f"  cases: {report['cases']}; races: {report['races']}; setups: {report['setups']}",
+           f"  cases: {_tally(report['cases'])}; races: {_tally(races)} "
+           f"({races['steps']} steps); setups: {_tally(report['setups'])}",
            f"  workers: {workers}; divergences: {report['divergences']} from "
            f"{len(report['causes'])} cause(s); restarts: {report['restarts']}"]
     if _race_rulings(report):
