@@ -201,6 +201,7 @@ def parser() -> Parser:
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore perft``."""
     args = parser().parse_args(argv)
+    _refuse_ignored_options(args)
     backend = from_arguments(args)
     try:
         if args.generate:
@@ -228,6 +229,17 @@ def main(argv: list[str]) -> int:
     print(f"nodes expanded: {run.nodes}, table hits: {run.hits}, {run.seconds:.2f} s, "
           f"{rate:,.0f} nodes/s ({args.engine} engine, {backend.name})")
     return 0
+
+
+def _refuse_ignored_options(args: argparse.Namespace) -> None:
+    """CommandError for an option the chosen mode would silently ignore."""
+    mode = "--generate" if args.generate else "--check" if args.check is not None else None
+    if args.generate and args.check is not None:
+        raise CommandError("--generate and --check are two modes: give one")
+    if args.divide and mode is not None:
+        raise CommandError(f"--divide divides one count; it cannot be used with {mode}")
+    if args.out is not None and not args.generate:
+        raise CommandError("--out names the file --generate writes: add --generate")
 
 
 def _generate(args: argparse.Namespace, backend: Backend) -> int:

@@ -213,6 +213,12 @@ def test_conform_refuses_a_fixtures_folder_with_no_fixtures(
     (("race", "--draft", "--count", "2"), "add --modules garage"),
     (("race", "--modules", "garage", "--draft", "--count", "2"), "cannot be used with --count"),
     (("conform", "--impl", "x", "--seed", "-1"), "a seed is 0 or more"),
+    (("conform", "--impl", "x", "--perft-depth", "3"), "--perft-depth applies to perft counts"),
+    (("conform", "--impl", "x", "--perft-only", "usa:2"), "--perft-only applies to perft"),
+    (("perft", "--generate", "--divide"), "cannot be used with --generate"),
+    (("perft", "--check", "1", "--divide"), "cannot be used with --check"),
+    (("perft", "--out", "x.json"), "--out names the file --generate writes"),
+    (("perft", "--generate", "--check", "1"), "two modes"),
     (("replay", "/no/such/file.json"), "cannot read"),
     (("frobnicate",), "invalid choice"),
 ])

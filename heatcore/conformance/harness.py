@@ -759,11 +759,19 @@ def main(argv: list[str]) -> int:
                         help="check the engine's perft counts (spec/perft.md) instead of the "
                              "corpus and races; a mismatch is divided down to its first "
                              "differing action sequence")
-    parser.add_argument("--perft-depth", type=positive, default=2, metavar="D",
-                        help="with --perft: the depth to count")
+    parser.add_argument("--perft-depth", type=positive, default=None, metavar="D",
+                        help="with --perft: the depth to count (default: 2)")
     parser.add_argument("--perft-only", default=None, metavar="TRACK:CARS[,...]",
                         help="with --perft: only these reference entries (e.g. usa:2)")
     args = parser.parse_args(argv)
+    for option, given in (("--perft-depth", args.perft_depth is not None),
+                          ("--perft-only", args.perft_only is not None)):
+        if given and not args.perft:
+            print(f"heatcore conform: {option} applies to perft counts: add --perft",
+                  file=sys.stderr)
+            return 2
+    if args.perft_depth is None:
+        args.perft_depth = 2
     from heatcore.errors import RulesError
     from heatcore.rulings import make_rulings, parse_ruling_option
 
