@@ -20,12 +20,17 @@ class CommandError(Exception):
     """A bad input to a command: the message is printed as one line, the exit status is 2."""
 
 
+def plain(text: str) -> str:
+    """Help text without reStructuredText's literal markup (its pairs of double backticks)."""
+    return text.replace("``", "")
+
+
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help text as written, each option's default appended (unless it is None or off, or
-    the option is a switch)."""
+    """Help text as written, without RST literal markup, each option's default appended
+    (unless it is None or off, or the option is a switch)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
+        text = plain(action.help or "")
         default = action.default
         if ("%(default)" in text or default is None or default is False
                 or default is argparse.SUPPRESS or not action.option_strings
@@ -42,6 +47,8 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, prog: str | None = None, description: str | None = None,
                  **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
+        if description is not None:  # module docstrings serve as descriptions
+            description = plain(description)
         super().__init__(prog=prog, description=description, **kwargs)
 
     def error(self, message: str) -> NoReturn:

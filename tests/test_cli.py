@@ -54,6 +54,14 @@ def test_help_lists_every_command_with_one_line(capsys: pytest.CaptureFixture[st
     assert set(SUMMARIES) == {"race", "replay", *DELEGATED}
 
 
+@pytest.mark.parametrize("command", sorted(SUMMARIES))
+def test_help_is_plain_text_without_rst_markup(capsys: pytest.CaptureFixture[str],
+                                               command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and "usage: heatcore" in out
+    assert "``" not in out, command
+
+
 class _Captured(Exception):
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
