@@ -47,6 +47,7 @@ class TurnReport:
     position: int | None = None
     finished: bool = False
     spun: bool = False
+    legend: bool = False  # a Legend car's turn: no gear, no cards, no Heat
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Standing:
     gear: int
     engine: int
     finished: bool
+    legend: bool = False  # a Legend car has no gear or engine of its own
 
 
 @dataclass
@@ -101,7 +103,7 @@ def standings(state: RaceState) -> tuple[Standing, ...]:
     for car in standing(state, state.on_track()):
         c = state.cars[car]
         out.append(Standing(len(out) + 1, car, c.position, c.racing_line, c.gear, c.engine,
-                            False))
+                            False, c.legend is not None))
     return tuple(out)
 
 
@@ -172,9 +174,10 @@ class _Reader:
     def _turn_event(self, turn: TurnReport, cause: Action | None, ev: Event) -> None:
         k = ev.kind
         if k == "legend":
+            turn.legend = True
             turn.speed = ev.get("spaces")
-            turn.notes.append(f"Legend: diamond {ev.get('diamond')}, helmet {ev.get('helmet')} "
-                              f"({ev.get('rule')})")
+            turn.notes.append(f"Legend card: diamond {ev.get('diamond')}, helmet "
+                              f"{ev.get('helmet')} ({ev.get('rule')})")
         elif k == "free-boost":
             turn.notes.append("free boost")
         elif k == "revealed":
@@ -186,7 +189,7 @@ class _Reader:
         elif k == "moved":
             turn.position = ev.get("position")
             by = ev.get("by")
-            if by != "cards":
+            if by not in ("cards", "legend"):  # a Legend's move is its speed
                 turn.notes.append(f"{by} +{ev.get('spaces')}")
                 if by in ("boost", "adrenaline", "direct", "accelerate"):
                     turn.speed += ev.get("spaces")
@@ -283,8 +286,12 @@ def turn_line(track: Track, turn: TurnReport) -> list[str]:
         end = ""
     else:
         end = f" -> {where(track, turn.position)}"
-    head = (f"  {car_name(turn.car)}  gear {turn.gear}  [{' '.join(turn.cards)}]  "
-            f"speed {turn.speed}  heat {turn.heat}{end}{';' if turn.notes else ''}")
+    if turn.legend:  # a Legend plays no gear, cards or Heat: its card sets its speed
+        head = (f"  {car_name(turn.car)}  Legend  speed {turn.speed}{end}"
+                f"{';' if turn.notes else ''}")
+    else:
+        head = (f"  {car_name(turn.car)}  gear {turn.gear}  [{' '.join(turn.cards)}]  "
+                f"speed {turn.speed}  heat {turn.heat}{end}{';' if turn.notes else ''}")
     return pack_line(head, turn.notes, ", ", 8)
 
 
@@ -295,8 +302,9 @@ def standings_line(track: Track, rows: tuple[Standing, ...]) -> list[str]:
         if row.finished:
             items.append(f"{row.place} {car_name(row.car)} finished")
         else:
+            car = "Legend" if row.legend else f"g{row.gear} e{row.engine}"
             items.append(f"{row.place} {car_name(row.car)} {short_where(track, row.position)} "
-                         f"g{row.gear} e{row.engine}")
+                         f"{car}")
     return pack_line("  standings:", items, "  ", 13)
 
 
@@ -318,8 +326,8 @@ def play_by_play(race: Race, legend: bool = False) -> str:
     the :data:`LEGEND` first if ``legend``."""
     track = race.final.track
     grid = " ".join(car_name(c) for c in _grid(race))
-    lines = [LEGEND, ""] if legend else []
     setup = race.setup
+    lines = [LEGEND, *_module_legend(race), ""] if legend else []
     cars = (f"{setup.cars} cars ({setup.players} players, {setup.legends} "
             f"Legend{'s' * (setup.legends != 1)})" if setup.legends else f"{setup.players} cars")
     lines.append(f"Race on {track.name}, {cars}, "
@@ -337,6 +345,20 @@ def play_by_play(race: Race, legend: bool = False) -> str:
                  else f"The race stops here, in round {last}; ranked so far: "
                       f"{ranking or 'none'}")
     return "\n".join(lines) + "\n"
+
+
+def _module_legend(race: Race) -> list[str]:
+    """What a module adds to the legend: a Legend's turn line, the race's upgrade cards."""
+    lines = []
+    if race.setup.legends:
+        lines.append("A Legend's turn: CAR  Legend  speed S  -> where it ended; the Legend card "
+                     "drawn\n  (diamond, helmet) and the rule that moved it. Standings show a "
+                     "Legend as 'Legend',\n  not its gear and engine.")
+    if race.setup.upgrades:
+        from heatcore.garage.legend import upgrade_legend
+
+        lines += upgrade_legend((m for ups in race.setup.upgrades for m in ups), WIDTH)
+    return lines
 
 
 def _grid(race: Race) -> tuple[int, ...]:

@@ -254,6 +254,36 @@ def test_a_race_with_legends_counts_every_car_in_its_heading(
     assert code == 0 and out.startswith("Race on USA, 4 cars (2 players, 2 Legends), 1 lap;")
 
 
+@pytest.mark.rules("legend.card")
+def test_a_legend_turn_shows_its_card_not_a_gear_or_cards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "race", "--modules", "legends", "--legends", "1",
+                       "--players", "2", "--laps", "1")
+    assert code == 0 and "A Legend's turn:" in out
+    legend_turns = re.findall(r"^  P3  (.*)$", out, re.MULTILINE)
+    assert legend_turns and all(t.startswith("Legend  speed ") and "Legend card: diamond" in t
+                                for t in legend_turns), legend_turns
+    assert "[]" not in out and re.search(r"P3 L\d+:\d+ Legend", out)
+
+
+@pytest.mark.rules("garage.decks")
+def test_the_legend_of_a_garage_race_explains_each_upgrade_dealt(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from heatcore.garage.data import upgrades
+
+    code, out, _ = run(capsys, "race", "--modules", "garage", "--players", "3", "--laps", "1",
+                       "--seed", "5")
+    assert code == 0
+    dealt = set(re.findall(r"G\d+", out.splitlines()[0]))  # Upgrades (quick start): P1 ...
+    assert dealt
+    for market in dealt:
+        up = upgrades()[market]
+        line = next(x for x in out.splitlines() if x.startswith(f"  {market} ("))
+        assert f"({up.family}): " in line and (up.heat_card or f"speed {up.speeds[0]}" in line)
+    assert "Upgrades in this race" not in run(capsys, "race", "--modules", "garage",
+                                              "--no-legend", "--laps", "1")[1]
+
+
 @pytest.mark.parametrize("spelling", ["gb", "GB", "great-britain", "Great Britain",
                                       "great_britain", "UK"])
 def test_track_names_accept_common_spellings(spelling: str) -> None:

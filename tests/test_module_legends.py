@@ -247,6 +247,6 @@ def test_the_command_line_plays_both_modules(capsys: pytest.CaptureFixture[str])
     assert main(["race", "--modules", "weather,legends", "--legends", "3", "--players", "2",
                  "--seed", "3", "--laps", "1"]) == 0
     out = capsys.readouterr().out
-    assert "Weather " in out and "Legend: diamond" in out and "Final ranking" in out
+    assert "Weather " in out and "Legend card: diamond" in out and "Final ranking" in out
     assert main(["race", "--modules", "legends", "--legends", "5", "--players", "4"]) == 2
     assert "2-6 cars" in capsys.readouterr().err
