@@ -211,8 +211,11 @@ def run_race_other(args: argparse.Namespace) -> int:
 
 
 def _rulings(args: argparse.Namespace) -> Rulings:
-    """The ``--ruling ID=ALTERNATIVE`` options as a configuration (MalformedInput if wrong)."""
-    return make_rulings(dict(parse_ruling_option(text) for text in args.ruling))
+    """The ``--ruling ID=ALTERNATIVE`` options as a configuration (CommandError if wrong)."""
+    try:
+        return make_rulings(dict(parse_ruling_option(text) for text in args.ruling))
+    except MalformedInput as error:  # an unknown option breaks no rule: no rule ID
+        raise CommandError(f"--ruling: {error.detail}") from None
 
 
 def run_race_batch(args: argparse.Namespace) -> int:

@@ -398,6 +398,24 @@ def test_replay_of_a_file_that_is_not_json_names_no_rule(
     assert words in line and "[round.sequence]" not in line
 
 
+@pytest.mark.parametrize("argv, words", [
+    (("race", "--ruling", "nope=x"), "--ruling: 'ruling.nope' is not a ruling"),
+    (("race", "--ruling", "nope"), "--ruling: 'nope' is not ID=ALTERNATIVE"),
+    (("conform", "--impl", "x", "--ruling", "nope=x"), "--ruling: 'ruling.nope' is not a"),
+    (("serve", "--ruling", "nope=x"), "--ruling: 'ruling.nope' is not a ruling"),
+    (("championship", "--replay", "{bad}"), "is not JSON"),
+    (("championship", "--replay", "{missing}"), "cannot read"),
+])
+def test_a_bad_option_or_unreadable_file_names_no_rule(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...],
+        words: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    argv = tuple(a.format(bad=bad, missing=tmp_path / "none.json") for a in argv)
+    line = one_line_error(*run(capsys, *argv)[::2])
+    assert words in line and "[round.sequence]" not in line and "malformed" not in line
+
+
 def test_str_of_a_state_is_a_summary_and_repr_pastes_back() -> None:
     from heatcore import legal_actions, state_from_json
 

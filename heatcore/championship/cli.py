@@ -12,7 +12,7 @@ from heatcore.championship.log import replay_championship, save_championship
 from heatcore.championship.report import championship_lines
 from heatcore.championship.season import play_championship
 from heatcore.cliutil import BAD_INPUT, CommandError, Parser, seed, writable_dir
-from heatcore.errors import RulesError
+from heatcore.errors import MalformedInput, RulesError
 from heatcore.racelog import read_json
 from heatcore.terminal import write_text
 
@@ -40,7 +40,11 @@ def parser() -> Parser:
 def run(args: argparse.Namespace) -> int:
     """Play or replay, print, and write the log."""
     if args.replay:
-        champ = replay_championship(read_json(Path(args.replay)))
+        try:
+            data = read_json(Path(args.replay))
+        except MalformedInput as error:  # a file that cannot be read breaks no rule: no rule ID
+            raise CommandError(error.detail) from None
+        champ = replay_championship(data)
         write_text("\n".join(championship_lines(champ)) + "\n")
         print(f"championship log verified: same results ({len(champ.races)} races)")
         return 0

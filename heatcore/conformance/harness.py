@@ -778,7 +778,7 @@ def main(argv: list[str]) -> int:
     try:
         rulings = make_rulings(dict(parse_ruling_option(t) for t in args.ruling))
     except RulesError as error:
-        print(f"heatcore conform: --ruling: {error}", file=sys.stderr)
+        print(f"heatcore conform: --ruling: {error.detail}", file=sys.stderr)  # no rule ID
         return 2
     try:
         command = shlex.split(args.impl)

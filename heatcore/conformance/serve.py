@@ -54,6 +54,6 @@ def main(argv: list[str]) -> int:
     try:
         binding = HeatBinding(make_rulings(dict(map(parse_ruling_option, args.ruling))))
     except RulesError as error:
-        print(f"heatcore serve: --ruling: {error}", file=sys.stderr)
+        print(f"heatcore serve: --ruling: {error.detail}", file=sys.stderr)  # no rule ID
         return 2
     return run(binding)
