@@ -226,12 +226,14 @@ def ruleset(game: str = "heat") -> Ruleset:
 
 def combined_ruleset() -> Ruleset:
     """Every ruleset as one, each game's chapters after the previous game's (for views of
-    all of them, like the rulebook site)."""
+    all of them, like the rulebook site); a chapter of any game but the first (Heat) is
+    titled with its game (``Rallyman GT: Corners``), so a page says which game it is."""
     chapters: list[Chapter] = []
     entries: dict[str, Entry] = {}
-    for index, game in enumerate(GAMES):
+    for index, (game, info) in enumerate(GAMES.items()):
         rules = ruleset(game)
-        chapters += [Chapter(c.id, c.title, index * 1000 + c.order, c.summary, c.rule_ids)
+        chapters += [Chapter(c.id, f"{info.title}: {c.title}" if index else c.title,
+                             index * 1000 + c.order, c.summary, c.rule_ids)
                      for c in rules.chapters]
         entries.update(rules.entries)
     return Ruleset(tuple(chapters), entries)

@@ -189,6 +189,8 @@ def test_the_rules_index_heads_each_games_chapters(builds: dict[str, Build]) -> 
     heat, rgt = page.index(">Heat: Pedal to the Metal<"), page.index(">Rallyman GT<")
     assert heat < page.index('href="corner.html"') < rgt < page.index('href="rgt.turn.html"')
     assert page.index('href="rgt.turn.html"') < page.index('href="../rulings.html"')
+    corners = (run.out / "generated" / "rules" / "rgt.corner.html").read_text(encoding="utf-8")
+    assert "<h1>Rallyman GT: Corners" in corners  # the page says which game it is
 
 
 def test_the_sources_page_and_the_split_api_page(builds: dict[str, Build]) -> None:

@@ -84,6 +84,15 @@ def test_rallyman_ids_carry_the_rgt_prefix() -> None:
     assert not any(rule.startswith("rgt.") for rule in ruleset("heat").rule_ids)
 
 
+def test_the_combined_rulebook_titles_each_rallyman_chapter_with_its_game() -> None:
+    from heatcore.registry import combined_ruleset
+
+    titles = {c.id: c.title for c in combined_ruleset().chapters}
+    assert titles["rgt.corner"] == "Rallyman GT: Corners"
+    assert all(titles[c.id] == f"Rallyman GT: {c.title}" for c in ruleset("rallyman-gt").chapters)
+    assert all(titles[c.id] == c.title for c in ruleset("heat").chapters)  # the site's own game
+
+
 def test_the_check_catches_a_rule_without_a_test(tmp_path: Path) -> None:
     (tmp_path / "test_x.py").write_text(
         "import pytest\n@pytest.mark.rules('corner.spin')\ndef test_a():\n    pass\n")
