@@ -412,3 +412,19 @@ def test_bad_garage_input_is_refused_with_a_typed_error_naming_the_rule() -> Non
     with pytest.raises(IllegalAction) as illegal:
         apply(turn_state, UseSymbol(0, "G11", "cooldown", 1))  # not in play
     assert state_to_json(turn_state) == before
+
+
+@pytest.mark.rules("discard.optional", "garage.module")
+def test_a_discard_listing_upgrades_out_of_canonical_order_is_refused() -> None:
+    """G3 and G10 in hand: the canonical order is G3 G10 (by number); listed G10 G3 (which
+    sorts first as text) is refused naming the rule, the state unchanged."""
+    from heatcore.actions import Discard
+
+    state, _ = to_turn(two_cars(("G3", "G10"), hand="G3 G10 1 1 2 2 3"), 1, "1")
+    while state.turn is not None and state.turn.stage is not Stage.DISCARD:
+        state, _ = apply(state, legal_actions(state)[-1])
+    assert state.turn is not None and state.turn.car == 0
+    assert Discard(0, ("G3", "G10")) in legal_actions(state)
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, Discard(0, ("G10", "G3")))
+    assert refused.value.rule == "discard.optional"

@@ -330,3 +330,38 @@ def test_under_checked_a_setback_before_a_corner_line_still_checks_it() -> None:
     after, more = step(state, "P3 no slipstream")
     assert after.cars[2].position == 33
     assert [e.get("heat") for e in kinds([*events, *more], "corner") if e.car == 2] == [1]
+
+
+def _adrenaline_behind(spaces: tuple[int, ...]) -> RaceState:
+    """P5 (adrenaline, last of 5) has moved to space 8; both spots of each of ``spaces``
+    are held."""
+    blockers = [make_car(s, r, hand=STILL) for s in spaces for r in (True, False)]
+    state = make_state(*blockers, make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    state, _ = run(state, "P5 gear 2 play 4 4")
+    return under(state, "ruling.blocked-extra-move", "must-gain")
+
+
+@pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects")
+def test_under_must_gain_a_move_that_gains_a_space_is_offered_and_taken() -> None:
+    state = _adrenaline_behind((10, 11))
+    assert "P5 adrenaline move" in legal(state)
+    after, _ = step(state, "P5 adrenaline move")
+    assert after.cars[4].spot == (9, True)
+
+
+@pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects")
+def test_under_must_gain_the_check_asks_about_one_space_not_two() -> None:
+    """Space 9 is full, space 10 free: the +1 move gains nothing (a +2 would)."""
+    state = _adrenaline_behind((9, 20))
+    assert "P5 adrenaline move" not in legal(state)
+    assert rejected_rule(state, "P5 adrenaline move") == "ruling.blocked-extra-move"
+
+
+@pytest.mark.rules("ruling.spin-discard", "corner.check", "discard.optional")
+def test_under_straight_to_replenish_a_corner_taken_without_a_spin_still_discards() -> None:
+    state = under(_spinner(), "ruling.spin-discard", "straight-to-replenish")
+    for text in ("P1 gear 3 play 1 2 3", "P2 gear 1 play 1"):
+        state, _ = step(state, text)
+    after, events = step(state, "P1 end react")
+    assert kinds(events, "corner") and not kinds(events, "spun-out")
+    assert after.turn is not None and after.turn.car == 0 and after.turn.stage is Stage.DISCARD

@@ -245,7 +245,7 @@ def report(sessions: list[str]) -> int:
                   " marked stale")
             results.append(_stale(name, earlier[name]))
             continue
-        results.append(summary)
+        results.append({**summary, "changed_since": _changed_since(name, summary["commit"])})
         counts = summary["counts"]
         print(f"{name}: score {summary['score']:.1%} killed by rule tests (strict"
               f" {summary['strict_score']:.1%}); {counts};"
@@ -260,12 +260,16 @@ def report(sessions: list[str]) -> int:
 
 def _stale(name: str, published: dict[str, Any]) -> dict[str, Any]:
     """Published results kept without a new run, with the session's modules changed since."""
+    return {**published, "stale": True,
+            "changed_since": _changed_since(name, published.get("commit", "HEAD"))}
+
+
+def _changed_since(name: str, commit: str) -> list[str]:
+    """The session's mutated modules whose code differs between ``commit`` and HEAD."""
     modules = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))[
         "cosmic-ray"]["module-path"]
-    changed = [m for m in modules if subprocess.run(
-        ["git", "diff", "--quiet", published.get("commit", "HEAD"), "HEAD", "--", m],
-        cwd=ROOT).returncode != 0]
-    return {**published, "stale": True, "changed_since": changed}
+    return [m for m in modules if subprocess.run(
+        ["git", "diff", "--quiet", commit, "HEAD", "--", m], cwd=ROOT).returncode != 0]
 
 
 def render(results: list[dict[str, Any]]) -> str:
@@ -308,6 +312,10 @@ def render(results: list[dict[str, Any]]) -> str:
             lines += ["**Stale:** these results were not made again for this page. Modules "
                       f"changed since that commit: {changed}; their line numbers and "
                       "survivors may be out of date until the session is run again.", ""]
+        elif s.get("changed_since"):
+            changed = ", ".join(f"``{m}``" for m in s["changed_since"])
+            lines += [f"Modules changed since that commit: {changed}; their mutants are "
+                      "positions in the session's code, not in today's.", ""]
         for k, v in sorted(s["counts"].items()):
             lines.append(f"- {k}: {v}")
         if s.get("selected"):
