@@ -14,12 +14,14 @@ bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn f
 of the logged deck order in the order given, the start-of-race cards per grid order, the
 in-race cards only for reasons the event allows at its press corners, and the deck plus the
 held cards always the 35 cards of the box; and, under an event whose spins eliminate,
-that the eliminated cars are exactly the cars that spun, in order (the race log replayed
-through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race checker checks
-races). It recomputes the cards earned during each race on its own: it replays the race
-through the engine (:func:`heatcore.engine.apply`), reads each turn's start and end from the
-states around its events, the corner lines from the raw track data, and lists the press and
-event cards that turn earns, which must be the logged ones in the logged order.
+that the eliminated cars are exactly the cars that spun, in order, and that each left the
+race at its spin: no turn, no place in a round's order and no rank after it (the race log
+replayed through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race
+checker checks races). It recomputes the cards earned during each race on its own: it
+replays the race through the engine (:func:`heatcore.engine.apply`), reads each turn's
+start and end from the states around its events, the corner lines from the raw track data,
+and lists the press and event cards that turn earns, which must be the logged ones in the
+logged order.
 """
 
 from __future__ import annotations
@@ -126,6 +128,8 @@ def _check_setup(number: int, race: dict[str, Any], event: dict[str, Any],
              f"{track['laps'] + changes.get('laps', 0)}")
     want = {"heat": changes.get("heat", 0), "stress": changes.get("stress", 0),
             "hand": changes.get("hand", 7)}
+    if event["eliminate_on_spin"]:  # event.sponsor-withdraws: the race itself eliminates
+        want["eliminate"] = True
     got = setup.get("changes", {"heat": 0, "stress": 0, "hand": 7})
     _require(got == want, ("event.setup-changes",),
              f"race {number}: changes {got}, the event makes {want}")
@@ -222,6 +226,30 @@ def _spun(race_log: dict[str, Any]) -> list[str]:
             if ev.kind == "spun-out" and ev.car is not None and _name(ev.car) not in out:
                 out.append(_name(ev.car))
     return out
+
+
+def _check_removed(number: int, race_log: dict[str, Any], eliminated: list[str],
+                   players: int) -> None:
+    """event.sponsor-withdraws: an eliminated car leaves the race at its first spin: after
+    it, the car takes no turn, is in no round's order and is not ranked; the race's ranking
+    and the eliminated cars are together every car once."""
+    gone: set[str] = set()
+    for evs in replay_log(race_log).events:
+        for ev in evs:
+            car = None if ev.car is None else _name(ev.car)
+            if ev.kind in ("turn-started", "ranked") and car in gone:
+                _require(False, ("event.sponsor-withdraws",), f"race {number}: {car} is "
+                         f"eliminated but has {ev.kind} after its spin")
+            if ev.kind == "round-started":
+                back = gone & set(ev.get("order"))
+                _require(not back, ("event.sponsor-withdraws",), f"race {number}: the "
+                         f"eliminated {sorted(back)} in a later round's order")
+            if ev.kind == "spun-out" and car in eliminated:
+                gone.add(car)
+    ranking = race_log["result"]["ranking"]
+    _require(sorted([*ranking, *eliminated]) == sorted(_name(i) for i in range(players)),
+             ("event.sponsor-withdraws", "finish.ranking"), f"race {number}: ranking "
+             f"{ranking} and eliminated {eliminated} are not every car once")
 
 
 def _lines(track: dict[str, Any], laps: int, old: int, new: int) -> list[int]:
@@ -347,6 +375,7 @@ def check_championship_log(log: dict[str, Any]) -> None:
         spun = _spun(race["race"]) if event["eliminate_on_spin"] else []
         _require(eliminated == spun, ("event.sponsor-withdraws",),
                  f"race {number}: eliminated {eliminated}, the cars that spun {spun}")
+        _check_removed(number, race["race"], eliminated, players)
         places = _places(race["race"]["result"]["ranking"], eliminated)
         _require(result["places"] == places, ("championship.points",),
                  f"race {number}: places {result['places']}, want {places}")

@@ -61,6 +61,16 @@ def check_corners(state: RaceState, turn: Turn, events: list[Event]) -> RaceStat
         car = replace(car, engine=0, discard=canonical(car.discard + (HEAT,) * paid),
                       position=position, racing_line=racing, gear=1,
                       hand=canonical(car.hand + (STRESS,) * stress))
-        state = replace(state, supply=state.supply - stress)
+        state = eliminate(replace(state, supply=state.supply - stress), turn.car, events)
         break
     return state.with_car(turn.car, car)
+
+
+@implements("event.sponsor-withdraws", "ruling.eliminated-turn")
+def eliminate(state: RaceState, car: int, events: list[Event]) -> RaceState:
+    """Under an event whose spins eliminate, the car that just spun leaves the track (it
+    joins ``out``); otherwise ``state`` unchanged."""
+    if not state.changes.eliminate or car in state.out:
+        return state
+    events.append(event("eliminated", car))
+    return replace(state, out=(*state.out, car))

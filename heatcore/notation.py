@@ -193,12 +193,18 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
                          "used": list(state.garage.used), "salvage": state.garage.salvage}
     if not state.changes.is_core():
         out["changes"] = changes_to_dict(state.changes)
+    if state.out:
+        out["out"] = [car_name(i) for i in state.out]
     return out
 
 
-def changes_to_dict(changes: Changes) -> dict[str, int]:
-    """A Championship event's changes as JSON data."""
-    return {"heat": changes.heat, "stress": changes.stress, "hand": changes.hand}
+def changes_to_dict(changes: Changes) -> dict[str, int | bool]:
+    """A Championship event's changes as JSON data (``eliminate`` only when true)."""
+    out: dict[str, int | bool] = {"heat": changes.heat, "stress": changes.stress,
+                                  "hand": changes.hand}
+    if changes.eliminate:
+        out["eliminate"] = True
+    return out
 
 
 def changes_from(data: Any, where: str) -> Changes:
@@ -206,12 +212,13 @@ def changes_from(data: Any, where: str) -> Changes:
     if data is None:
         return NO_CHANGES
     r = _Reader(data, where)
-    if set(r.data) != {"heat", "stress", "hand"}:
+    if not {"heat", "stress", "hand"} <= set(r.data) <= {"heat", "stress", "hand", "eliminate"}:
         raise MalformedInput("event.setup-changes", f"{where} has exactly the fields heat, "
-                             "stress and hand")
+                             "stress and hand (and eliminate, optionally)")
     return Changes(r.get_int("heat", "event.setup-changes"),
                    r.get_int("stress", "event.setup-changes"),
-                   r.get_int("hand", "event.setup-changes"))
+                   r.get_int("hand", "event.setup-changes"),
+                   r.get_bool("eliminate") if "eliminate" in r.data else False)
 
 
 def state_to_json(state: RaceState) -> str:
@@ -408,6 +415,7 @@ def state_from_dict(data: Any) -> RaceState:
         ranking=r.get_cars("ranking", len(cars)), modules=modules, conditions=conditions,
         legends=legends, garage=_garage_from(r, modules, len(cars)),
         rulings=rulings, changes=changes_from(r.data.get("changes"), "state.changes"),
+        out=r.get_cars("out", len(cars)) if "out" in r.data else (),
     )
 
 

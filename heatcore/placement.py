@@ -32,13 +32,13 @@ class Occupancy:
 
 @implements("setup.board-space")
 def occupied(state: RaceState, moving: int) -> Occupancy:
-    """The board spots held by the cars on the track other than ``moving``, whatever lap
-    they are on."""
-    ranked = state.ranking
+    """The board spots held by the cars on the track (neither ranked nor eliminated) other
+    than ``moving``, whatever lap they are on."""
+    gone = (*state.ranking, *state.out)
     board = state.track.board_spot
     return Occupancy(state.track, frozenset(
         board(car.position, car.racing_line) for i, car in enumerate(state.cars)
-        if i != moving and i not in ranked))
+        if i != moving and i not in gone))
 
 
 @implements("place.racing-line-first", "place.blocked")

@@ -114,6 +114,7 @@ FIELD_RULES: dict[str, tuple[str, ...]] = {
     "order": ("order.fixed-at-round-start", "finish.removed"),
     "cursor": ("round.sequence", "order.fixed-at-round-start"),
     "ranking": ("finish.ranking", "finish.removed"),
+    "out": ("event.sponsor-withdraws", "ruling.eliminated-turn"),
     "shuffle": ("deck.reshuffle",),
 }
 
@@ -125,6 +126,7 @@ EVENT_RULES: dict[str, tuple[str, ...]] = {
     "adrenaline": ("adrenaline.effects",), "speed": ("speed.turn-total",),
     "flipped": ("reveal.stress-flip",), "drew": ("replenish.draw",),
     "ranked": ("finish.ranking",), "cluttered": ("play.cluttered",),
+    "eliminated": ("event.sponsor-withdraws", "ruling.eliminated-turn"),
 }
 
 
@@ -248,6 +250,7 @@ def compare_state(model: RaceModel, state: RaceState) -> None:
             differ(i, name, getattr(car, name), expected)
     differ(None, "supply", state.supply, model.supply)
     differ(None, "ranking", state.ranking, tuple(model.ranking))
+    differ(None, "out", state.out, tuple(model.out))
     differ(None, "phase", state.phase.value, model.phase)
     differ(None, "round", state.round, model.round)
     differ(None, "order", state.order, tuple(model.order))
@@ -354,11 +357,13 @@ class RaceChecker:
         return list(model.found)
 
     def finish(self) -> None:
-        """Call when the race is over: every car ranked once."""
+        """Call when the race is over: every car ranked or eliminated, once."""
         state = self.state
         assert state is not None
-        _require(state.is_over() and sorted(state.ranking) == list(range(len(state.cars))),
-                 ("finish.ranking", "finish.removed"), "the race ended with every car ranked")
+        _require(state.is_over() and sorted((*state.ranking, *state.out))
+                 == list(range(len(state.cars))),
+                 ("finish.ranking", "finish.removed", "event.sponsor-withdraws"),
+                 "the race ended with every car ranked or eliminated")
 
     def _valid(self, state: RaceState) -> None:
         problems = status(state)

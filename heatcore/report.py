@@ -94,13 +94,13 @@ def short_where(track: Track, position: int) -> str:
 
 def standings(state: RaceState) -> tuple[Standing, ...]:
     """Every car's place: the ranked cars in rank order, then the others from the leader
-    back (furthest first, racing line first)."""
+    back (furthest first, racing line first), then the eliminated cars, the first last."""
     out: list[Standing] = []
     for car in state.ranking:
         c = state.cars[car]
         out.append(Standing(len(out) + 1, car, c.position, c.racing_line, c.gear, c.engine,
                             True))
-    for car in standing(state, state.on_track()):
+    for car in (*standing(state, state.on_track()), *reversed(state.out)):
         c = state.cars[car]
         out.append(Standing(len(out) + 1, car, c.position, c.racing_line, c.gear, c.engine,
                             False, c.legend is not None))

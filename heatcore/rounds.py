@@ -60,18 +60,20 @@ def start_round(state: RaceState, events: list[Event]) -> RaceState:
     return replace(state, cursor=next_planner(state, 0), legends=new_round(state.legends))
 
 
-@implements("race.goal", "finish.ranking", "finish.removed", "ruling.no-round-limit")
+@implements("race.goal", "finish.ranking", "finish.removed", "ruling.no-round-limit",
+            "event.sponsor-withdraws")
 def end_round(state: RaceState, events: list[Event]) -> RaceState:
     """Rank the cars that finished this round (furthest first, racing line first), remove
     them from the track, and start the next round unless every car has finished (there
-    is no round limit: ruling.no-round-limit)."""
-    finishers = standing(state, tuple(i for i in state.order if state.has_finished(i)))
+    is no round limit: ruling.no-round-limit) or eliminated (event.sponsor-withdraws)."""
+    finishers = standing(state, tuple(i for i in state.order
+                                      if state.has_finished(i) and i not in state.out))
     ranking = state.ranking
     for car in finishers:
         ranking += (car,)
         events.append(event("ranked", car, place=len(ranking)))
     state = replace(state, ranking=ranking, turn=None)
-    if len(ranking) == len(state.cars):
+    if len(ranking) + len(state.out) == len(state.cars):  # event.sponsor-withdraws
         events.append(event("race-over", None, ranking=tuple(f"P{i + 1}" for i in ranking)))
         return replace(state, phase=Phase.OVER, order=(), cursor=0)
     return start_round(state, events)

@@ -119,11 +119,13 @@ class Garage:
 class Changes:
     """Championship events' changes to a race's core numbers (event.setup-changes): Heat
     cards more (or fewer) in each engine, Stress cards more (or fewer) in each starting
-    deck, and the hand size. ``Changes()`` is the core race."""
+    deck, the hand size, and whether a spin eliminates the car (event.sponsor-withdraws).
+    ``Changes()`` is the core race."""
 
     heat: int = 0
     stress: int = 0
     hand: int = HAND_SIZE
+    eliminate: bool = False
 
     def is_core(self) -> bool:
         """Whether these are the core race's numbers."""
@@ -140,6 +142,7 @@ class RaceState:
     ``order`` is this round's turn order (cars still racing); ``cursor`` indexes it: the car
     to plan next (phase PLAN) or the car acting (phase TURN). ``shuffle`` names the car whose
     discard pile must be shuffled into its deck before play goes on (a chance point).
+    ``out`` names the cars eliminated and taken off the track (event.sponsor-withdraws).
     ``rulings`` is the alternative the race plays for each switchable ruling.
     """
 
@@ -160,6 +163,7 @@ class RaceState:
     rulings: Rulings = DEFAULT_RULINGS
     garage: Garage | None = None
     changes: Changes = NO_CHANGES
+    out: tuple[int, ...] = ()
 
     def __repr__(self) -> str:
         from heatcore.notation import state_to_json
@@ -181,9 +185,9 @@ class RaceState:
         return self.cars[car].position > self.finish_position
 
     def on_track(self) -> tuple[int, ...]:
-        """Cars still on the track (not yet ranked and removed)."""
-        ranked = self.ranking
-        return tuple(i for i in range(len(self.cars)) if i not in ranked)
+        """Cars still on the track (not yet ranked and removed, nor eliminated)."""
+        gone = (*self.ranking, *self.out)
+        return tuple(i for i in range(len(self.cars)) if i not in gone)
 
     def actor(self) -> int | None:
         """The car whose decision or chance outcome is awaited; None when the race is over."""

@@ -89,7 +89,9 @@ def _order_problems(state: RaceState) -> Problem:
         if racing or state.turn is not None or state.order or state.cursor != 0:
             found |= Problem.PHASE
         return found
-    if sorted(state.order) != sorted(racing) or not 0 <= state.cursor < max(1, len(state.order)):
+    # a car eliminated in its turn stays in this round's order (event.sponsor-withdraws)
+    if sorted(i for i in state.order if i not in state.out) != sorted(racing) \
+            or not 0 <= state.cursor < max(1, len(state.order)):
         return found | Problem.TURN_ORDER | Problem.PHASE
     waiting = state.order[state.cursor + (1 if state.phase is Phase.TURN else 0):]
     if state.phase is Phase.PLAN:

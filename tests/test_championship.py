@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from heatcore import MalformedInput
+from heatcore import MalformedInput, corners, rounds
 from heatcore.championship import season as season_module
 from heatcore.championship import standings as standings_module
 from heatcore.championship.data import (
@@ -36,15 +36,25 @@ from heatcore.championship.watch import RaceWatch
 from heatcore.championship_check import ChampionshipCheckFailure, check_championship_log
 from heatcore.cleanup import hand_size
 from heatcore.cli import main
+from heatcore.conformance.schema import check as check_schema
 from heatcore.driver import greedy_policy, random_policy
+from heatcore.engine import apply
 from heatcore.events import Event, event
-from heatcore.notation import setup_from_dict, setup_to_dict, state_from_json, state_to_json
+from heatcore.notation import (
+    event_to_dict,
+    setup_from_dict,
+    setup_to_dict,
+    state_from_json,
+    state_to_dict,
+    state_to_json,
+)
+from heatcore.placement import occupied
 from heatcore.race_checker import RuleViolation, replay_checked
 from heatcore.registry import spec_dir
 from heatcore.setup import start_race
-from heatcore.state import Changes, RaceState
+from heatcore.state import Changes, Phase, RaceState
 from heatcore.track import load_track
-from heatcore.validity import status
+from heatcore.validity import Problem, status
 
 CHAMPIONSHIP_RULES = ("championship.season", "championship.points", "championship.standings",
                       "championship.grid", "championship.carry-over")
@@ -423,24 +433,72 @@ def test_planted_bug_grid_not_from_the_standings_is_caught(
             check_championship_log(log_of(play_championship(1961, 3, seed)))
 
 
-@pytest.mark.rules("event.sponsor-withdraws")
+@pytest.mark.rules("event.sponsor-withdraws", "ruling.eliminated-turn")
+def test_an_eliminated_car_leaves_the_track_and_the_turn_order() -> None:
+    result = played(1963, 3).races[-1]  # Title sponsor withdraws, future unknown
+    race = result.race
+    assert race.setup.changes.eliminate and race.final.is_over()
+    out = race.final.out
+    assert out, "the control: this race has a car eliminated"
+    assert result.eliminated == out and not set(out) & set(race.final.ranking)
+    assert sorted((*race.final.ranking, *out)) == [0, 1, 2]
+    assert result.order[-len(out):] == tuple(reversed(out))
+    assert all(result.points[car] == 0 for car in out)
+    state, _ = start_race(race.setup)
+    gone: list[int] = []
+    for action in race.actions:
+        after, evs = apply(state, action)
+        kinds = [(e.kind, e.car) for e in evs]
+        for k, (kind, car) in enumerate(kinds):
+            assert kind not in ("turn-started", "ranked") or car not in gone
+            if kind == "eliminated":
+                assert kinds[k - 1] == ("spun-out", car)  # it leaves at its spin
+                gone.append(car)
+                check_schema("heat-event", event_to_dict(evs[k]))
+                check_schema("heat-state", state_to_dict(after))
+        assert after.out == tuple(gone)
+        assert not set(gone) & set(after.on_track())
+        assert len(occupied(after, -1).board) == len(after.on_track())  # its spot is free
+        if after.phase is Phase.PLAN:
+            assert not set(gone) & set(after.order)
+        assert status(after) == Problem.NONE
+        state = after
+    assert tuple(gone) == out
+    assert state_from_json(state_to_json(state)) == state  # out survives the notation
+    replay_checked(race.setup, list(race.actions))  # the model agrees at every step
+
+
+@pytest.mark.rules("event.sponsor-withdraws", "ruling.eliminated-turn")
 def test_planted_bug_spins_not_eliminating_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     champ = played(1963, 3)
     assert champ.races[-1].eliminated, "the control: this season has a car eliminated"
     check_championship_log(log_of(champ))
-    monkeypatch.setattr(RaceWatch, "step", _step_without_elimination(RaceWatch.step))
+    race = champ.races[-1].race
+    monkeypatch.setattr(corners, "eliminate", lambda state, car, events: state)
+    with pytest.raises(RuleViolation, match=r"event\.sponsor-withdraws"):
+        replay_checked(race.setup, list(race.actions))
     wrong = play_championship(1963, 3, 0)
+    assert not wrong.races[-1].eliminated
     with pytest.raises(ChampionshipCheckFailure, match=r"event\.sponsor-withdraws"):
         check_championship_log(log_of(wrong))
 
 
-def _step_without_elimination(step: Any) -> Any:
-    def planted(self: RaceWatch, index: int, before: RaceState, after: RaceState,
-                evs: tuple[Event, ...]) -> None:
-        step(self, index, before, after, evs)
-        self.eliminated.clear()
+@pytest.mark.rules("event.sponsor-withdraws", "ruling.eliminated-turn")
+def test_planted_bug_eliminated_car_keeps_its_turns_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    start_round = rounds.start_round
 
-    return planted
+    def planted(state: RaceState, evs: list[Event]) -> RaceState:
+        state = start_round(state, evs)  # the eliminated cars slipped back into the order
+        return replace(state, order=rounds.standing(state, (*state.order, *state.out)))
+
+    race = played(1963, 3).races[-1].race
+    monkeypatch.setattr(rounds, "start_round", planted)
+    with pytest.raises(RuleViolation, match=r"order"):
+        replay_checked(race.setup, list(race.actions))
+    wrong = play_championship(1963, 3, 0)
+    with pytest.raises(ChampionshipCheckFailure, match=r"event\.sponsor-withdraws.*after its"):
+        check_championship_log(log_of(wrong))
 
 
 # --- command line ---------------------------------------------------------------------

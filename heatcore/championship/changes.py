@@ -23,15 +23,16 @@ LAPS = "laps"
 @implements("event.setup-changes", "event.engine-unrestricted", "event.record-crowds",
             "event.safety", "event.sponsor-withdraws")
 def changes_of(event: EventCard) -> Changes:
-    """The event's changes to the core numbers; MalformedInput for a kind it cannot be."""
-    changes = NO_CHANGES
+    """The event's changes to the core numbers, and whether its spins eliminate;
+    MalformedInput for a kind it cannot be."""
+    numbers: dict[str, int] = {}
     for kind, value in event.changes:
         if kind in NUMBERS:
-            changes = replace(changes, **{kind: value})
+            numbers[kind] = value
         elif kind != LAPS:
             raise MalformedInput("event.setup-changes", f"event {event.id} changes {kind!r}, "
                                  f"which is not one of {LAPS}, {', '.join(NUMBERS)}")
-    return changes
+    return replace(NO_CHANGES, **numbers, eliminate=event.eliminate_on_spin)
 
 
 @implements("event.setup-changes", "event.strike", "event.record-crowds")

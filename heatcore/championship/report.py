@@ -32,13 +32,15 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
     changes = setup.changes
     if not changes.is_core():
         lines.append(f"  event changes: Heat {changes.heat:+d}, Stress {changes.stress:+d}, "
-                     f"hand size {changes.hand}")
+                     f"hand size {changes.hand}"
+                     + ("; a spin eliminates" if changes.eliminate else ""))
     for gain in result.gains:
         when = "before the start" if gain.step < 0 else f"action {gain.step + 1}"
         lines.append(f"  {when}: {gain}")
     lines.append(f"  rounds: {result.race.final.round}, actions: {len(result.race.actions)}")
     if result.eliminated:
-        lines.append(f"  eliminated (spun out): {_names(result.eliminated)}")
+        lines.append(f"  eliminated (spun out, taken off the track): "
+                     f"{_names(result.eliminated)}")
     places = "  ".join(f"{i}. {car_name(c)} +{result.points[c]}"
                        for i, c in enumerate(result.order, start=1))
     lines.append(f"  result: {places}")

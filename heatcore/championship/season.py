@@ -154,7 +154,7 @@ def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ..
     for claim in watch.claims:
         sponsors, gain = give(sponsors, claim.car, claim.reason, claim.step, claim.corner)
         earned.append(gain)
-    eliminated = tuple(watch.eliminated)
+    eliminated = played.final.out  # event.sponsor-withdraws: the race took them off
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)
     new_totals = tuple(t + p for t, p in zip(totals, points, strict=True))

@@ -1,5 +1,5 @@
 """What a car earns during a race: the Sponsorship claims of each turn (press corners and the
-event's rule) and the eliminations, read from the race's steps as they are played or
+event's rule), read from the race's steps as they are played or
 replayed. Claims are settled at the end of the turn that earns them, in turn order
 (sponsor.given-at-once)."""
 
@@ -45,7 +45,8 @@ class _Turn:
 
 
 class RaceWatch:
-    """Follows one race step by step and collects its claims and eliminations."""
+    """Follows one race step by step and collects its claims (the race engine itself
+    eliminates under event.sponsor-withdraws)."""
 
     def __init__(self, start: RaceState, event: EventCard) -> None:
         self.start = start
@@ -57,7 +58,6 @@ class RaceWatch:
         self.turn: _Turn | None = None
         self.lap_one: list[int] = []
         self.claims: list[Claim] = []
-        self.eliminated: list[int] = []
 
     def step(self, index: int, before: RaceState, after: RaceState,
              events: tuple[Event, ...]) -> None:
@@ -94,11 +94,9 @@ class RaceWatch:
             turn.corners.append((int(ev.get("corner")), int(ev.get("speed"))))
         elif ev.kind == "spun-out":
             turn.spun = True
-            if self.event.eliminate_on_spin and turn.car not in self.eliminated:
-                self.eliminated.append(turn.car)
 
     @implements("sponsor.given-at-once", "press.sponsor", "event.grandstand",
-                "event.speed-record", "event.live-tv", "event.sponsor-withdraws",
+                "event.speed-record", "event.live-tv",
                 "ruling.event-pass-count", "ruling.event-speed-moment")
     def _close(self, index: int) -> None:
         turn, self.turn = self.turn, None

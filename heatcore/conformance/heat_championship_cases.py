@@ -67,6 +67,11 @@ def _draws_to(size: int) -> Test:
     return test
 
 
+def _eliminates(step: Step, state: RaceState) -> bool:
+    """A step in which a car spins out under an event whose spins eliminate it."""
+    return state.changes.eliminate and any(e["kind"] == "eliminated" for e in step.events)
+
+
 def _event_of(step: Step) -> int:
     """The event a case's state comes from, read back from its numbers and laps."""
     changes = step.before.get("changes", {"heat": 0, "stress": 0, "hand": 7})
@@ -95,6 +100,9 @@ CHAMPIONSHIP_TESTS: dict[str, tuple[str, Test, bool]] = {
     "event.sponsor-withdraws": ("A championship race under Title sponsor withdraws: the "
                                 "first plan, one Stress card more in every deck",
                                 _first_plan(10), True),
+    "ruling.eliminated-turn": ("A championship race under Title sponsor withdraws: a car "
+                               "spins out and is eliminated, taken off the track",
+                               _eliminates, False),
 }
 
 

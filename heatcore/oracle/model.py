@@ -120,6 +120,8 @@ class RaceModel:
         self.rulings = state.rulings  # the race's ruling alternatives (heatcore.rulings)
         self.supply = state.supply
         self.hand_size = state.changes.hand  # event.setup-changes (7 in the core race)
+        self.spin_eliminates = state.changes.eliminate  # event.sponsor-withdraws
+        self.out = list(state.out)
         self.round = state.round
         self.phase = state.phase.value
         self.order = list(state.order)
@@ -255,7 +257,8 @@ class RaceModel:
 
     def _end_round(self) -> None:
         rules = ("finish.ranking", "finish.removed")
-        finishers = self.standing([i for i in self.order if self.finished(i)])
+        finishers = self.standing([i for i in self.order
+                                   if self.finished(i) and i not in self.out])
         for i in finishers:
             self.ranking.append(i)
             self._emit("ranked", i, *rules, place=len(self.ranking))
@@ -266,14 +269,15 @@ class RaceModel:
             winner = finishers[0]
             if any(self.finished(o) for o in self.order[:self.order.index(winner)]):
                 self.found.append("later-mover-wins")
-        if len(self.ranking) == len(self.cars):
+        if len(self.ranking) + len(self.out) == len(self.cars):  # event.sponsor-withdraws
             self._emit("race-over", None, *rules,
                        ranking=tuple(f"P{i + 1}" for i in self.ranking))
             self.phase, self.order, self.cursor = "over", [], 0
             self._note(None, "phase order", *rules)
             return
         self.round += 1
-        self.order = self.standing([i for i in range(len(self.cars)) if i not in self.ranking])
+        self.order = self.standing([i for i in range(len(self.cars))
+                                    if i not in self.ranking and i not in self.out])
         self.phase, self.cursor = "plan", 0
         self.legend_card = None  # legend.deck: a new card at the round's first Legend
         while self.cursor < len(self.order) and self.legend[self.order[self.cursor]]:
@@ -609,7 +613,7 @@ class RaceModel:
     def _taken(self, i: int) -> set[Spot]:
         """The physical spots of every other car on the track."""
         return {self.board.spot(c.position, c.racing_line) for j, c in enumerate(self.cars)
-                if j != i and j not in self.ranking}
+                if j != i and j not in self.ranking and j not in self.out}
 
     def _can_slipstream(self, i: int) -> bool:
         """slipstream.eligible (beside a car, or a car in the next space) and
@@ -713,6 +717,10 @@ class RaceModel:
             self._note(i, "engine discard position racing_line gear hand", "corner.spin")
             self._note(None, "supply", "corner.spin", "ruling.stress-supply")
             self.found.append("spin-out")
+            if self.spin_eliminates and i not in self.out:  # event.sponsor-withdraws
+                self.out.append(i)
+                self._note(None, "out", "event.sponsor-withdraws", "ruling.eliminated-turn")
+                self._emit("eliminated", i, "event.sponsor-withdraws", "ruling.eliminated-turn")
             if checked >= 2:
                 self.found.append("two-corners-one-move")
                 if paid_before:
