@@ -365,3 +365,11 @@ def test_under_straight_to_replenish_a_corner_taken_without_a_spin_still_discard
     after, events = step(state, "P1 end react")
     assert kinds(events, "corner") and not kinds(events, "spun-out")
     assert after.turn is not None and after.turn.car == 0 and after.turn.stage is Stage.DISCARD
+
+
+@pytest.mark.rules("ruling.blocked-own-space", "move.exact")
+def test_under_stay_a_move_that_is_not_blocked_still_advances() -> None:
+    state = make_state(make_car(10, True, hand=STILL), make_car(10, False, hand=STILL),
+                       make_car(5, False, hand=FILLER))
+    state, _ = run(under(state, "ruling.blocked-own-space", "stay"), "P3 gear 1 play 1")
+    assert state.cars[2].spot == (6, True)
