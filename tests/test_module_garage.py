@@ -259,6 +259,9 @@ def test_salvage_takes_cards_from_the_discard_pile_into_a_reshuffled_deck() -> N
     with pytest.raises(IllegalAction) as bad:
         apply(after, Shuffle(0, deck + after.cars[0].discard))
     assert bad.value.rule == "upgrade.salvage"
+    with pytest.raises(IllegalAction) as short:  # a card of the deck left out
+        apply(after, Shuffle(0, deck[1:]))
+    assert short.value.rule == "upgrade.salvage"
     shuffled, _ = step(after, Shuffle(0, tuple(reversed(deck))))
     assert shuffled.cars[0].deck == tuple(reversed(deck)) and "4" not in shuffled.cars[0].discard
     assert parse_action(str(UseSymbol(0, "G22", "salvage", 0, ("4", "S")))) == UseSymbol(
