@@ -19,8 +19,9 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the scratch copy's root
 from benchmarks.mutation import selection
@@ -79,6 +80,27 @@ def _forget(names: set[str]) -> None:
         parent, _, child = name.rpartition(".")
         if parent in sys.modules and getattr(sys.modules[parent], child, None) is not None:
             delattr(sys.modules[parent], child)
+
+
+def _in_child(out: IO[str], mutated: set[str], body: Callable[[], int]) -> int:
+    """Fork; the child sends its stdout and stderr to ``out``, drops the mutated modules (and
+    the fast engine, the tests and their helpers) from ``sys.modules``, runs ``body`` and
+    exits with its code (3 if it raised). Returns the child's process ID to the parent."""
+    pid = os.fork()
+    if pid != 0:
+        return pid
+    os.dup2(out.fileno(), 1)
+    os.dup2(out.fileno(), 2)
+    code = 3
+    try:
+        _forget({name for name in sys.modules
+                 if name in mutated or name.startswith("heatcore.fast")
+                 or name.startswith("test_") or name in ("scenario", "conftest")})
+        code = body()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def _module_name(path: str) -> str:
@@ -220,26 +242,15 @@ def _coverage_map(where: Path, args: list[str], modules: list[str], timeout: flo
     print(f"coverage map {key}: running the tests once under coverage (log in "
           f"{where / 'coverage-map.log'})", flush=True)
     _drop_bytecode([where / source for source in modules])
+    def measure() -> int:
+        found = selection.measure(where, args, modules, key)
+        temp = path.with_suffix(".tmp")
+        temp.write_text(json.dumps(found) + "\n", encoding="utf-8")
+        os.replace(temp, path)
+        return 0 if found["ok"] else 1
+
     with open(where / "coverage-map.log", "w") as log:
-        pid = os.fork()
-        if pid == 0:
-            os.dup2(log.fileno(), 1)
-            os.dup2(log.fileno(), 2)
-            code = 3
-            try:
-                _forget({name for name in sys.modules
-                         if name in mutated or name.startswith("heatcore.fast")
-                         or name.startswith("test_") or name in ("scenario", "conftest")})
-                found = selection.measure(where, args, modules, key)
-                temp = path.with_suffix(".tmp")
-                temp.write_text(json.dumps(found) + "\n", encoding="utf-8")
-                os.replace(temp, path)
-                code = 0 if found["ok"] else 1
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        _, status = os.waitpid(_in_child(log, mutated, measure), 0)
     if os.waitstatus_to_exitcode(status) != 0:
         print("the coverage run failed: every mutant runs the whole test command", flush=True)
         return None
@@ -271,34 +282,25 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
         return None, "no mutation at that occurrence", ""
     diff = "".join(difflib.unified_diff(original.splitlines(True), changed.splitlines(True)))
     with tempfile.TemporaryFile("w+") as out:
-        pid = os.fork()
-        if pid == 0:  # the child: fresh mutated modules, then the tests
-            os.dup2(out.fileno(), 1)
-            os.dup2(out.fileno(), 2)
-            code = 3
-            try:
-                _forget({name for name in sys.modules
-                         if name in mutated or name.startswith("heatcore.fast")
-                         or name.startswith("test_") or name in ("scenario", "conftest")})
-                import pytest
+        def run_tests() -> int:  # in the child: fresh mutated modules, then the tests
+            import pytest
 
-                if tests is None:
-                    code = pytest.main(args)
-                else:
-                    only = selection.Only(tests)
-                    code = pytest.main(selection.narrowed(args, tests), plugins=[only])
-                    if only.missing:
-                        code = STALE
-                if dump:
-                    sys.stdout.flush()
-                    out.truncate(0)
-                    out.seek(0)
-                    out.write("\n".join(sys.modules))
-                    out.flush()
-            finally:
+            if tests is None:
+                code = int(pytest.main(args))
+            else:
+                only = selection.Only(tests)
+                code = int(pytest.main(selection.narrowed(args, tests), plugins=[only]))
+                if only.missing:
+                    code = STALE
+            if dump:
                 sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(int(code))
+                out.truncate(0)
+                out.seek(0)
+                out.write("\n".join(sys.modules))
+                out.flush()
+            return code
+
+        pid = _in_child(out, mutated, run_tests)
         deadline = time.monotonic() + timeout
         status = None
         while time.monotonic() < deadline:
