@@ -244,9 +244,11 @@ def _coverage_map(where: Path, args: list[str], modules: list[str], timeout: flo
     _drop_bytecode([where / source for source in modules])
     def measure() -> int:
         found = selection.measure(where, args, modules, key)
-        temp = path.with_suffix(".tmp")
-        temp.write_text(json.dumps(found) + "\n", encoding="utf-8")
-        os.replace(temp, path)
+        # imported here, in the child: heatcore/__init__ imports the engine, which the
+        # parent must not hold (see _preload); the tests have imported it by now
+        from heatcore.files import write_atomic
+
+        write_atomic(path, json.dumps(found) + "\n")
         return 0 if found["ok"] else 1
 
     with open(where / "coverage-map.log", "w") as log:
