@@ -5,15 +5,16 @@ checker must catch, some of which remove behaviour."""
 from __future__ import annotations
 
 import pytest
+from checked_play import checked_round, play_drawn_race
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from heatcore import corners, legends, react, slipstream
 from heatcore import strategies as hs
 from heatcore.conformance.heat_module_cases import crafted_state
-from heatcore.engine import apply, legal_actions
-from heatcore.race_checker import RaceChecker, RuleViolation, seeded_batch
-from heatcore.setup import RaceSetup, start_race
+from heatcore.engine import legal_actions
+from heatcore.race_checker import RuleViolation, seeded_batch
+from heatcore.setup import RaceSetup
 from heatcore.state import RaceState
 
 WEATHER_RULES = ("weather.no-cooldown", "weather.no-slipstream", "weather.slipstream-boost",
@@ -43,17 +44,7 @@ def test_seeded_races_with_legends_and_weather_pass_the_checker() -> None:
 @given(setup=hs.module_setups(laps=st.just(1)), data=st.data())
 def test_hypothesis_plays_module_races_checked_at_every_step(setup: RaceSetup,
                                                              data: st.DataObject) -> None:
-    state, events = start_race(setup)
-    checker = RaceChecker()
-    checker.start(state, events)
-    while not state.is_over() and checker.steps < 3000:
-        action = (data.draw(hs.shuffles(state)) if state.is_chance()
-                  else data.draw(st.sampled_from(legal_actions(state))))
-        after, evs = apply(state, action)
-        checker.step(state, action, after, evs)
-        state = after
-    if state.is_over():
-        checker.finish()
+    play_drawn_race(setup, data)
 
 
 def _caught(modules: tuple[str, ...], seed: int = 0, count: int = 16) -> RuleViolation:
@@ -100,18 +91,7 @@ def test_the_checker_catches_a_legend_clearing_two_corners(
 
 def _play_checked(state: RaceState) -> list[str]:
     """Play one round from ``state`` (first legal choice each time) through the checker."""
-    checker = RaceChecker()
-    checker.resume(state)
-    start = state.round
-    try:
-        while state.round == start:
-            action = legal_actions(state)[0]
-            after, events = apply(state, action)
-            checker.step(state, action, after, events)
-            state = after
-    except RuleViolation as violation:
-        return [str(violation)]
-    return []
+    return checked_round(state, lambda now: legal_actions(now)[0])
 
 
 def test_the_checker_catches_legends_given_adrenaline(monkeypatch: pytest.MonkeyPatch) -> None:

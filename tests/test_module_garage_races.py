@@ -11,13 +11,14 @@ from dataclasses import replace
 from itertools import product
 
 import pytest
+from checked_play import checked_round, play_drawn_race
 from garage_scenario import two_cars
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from heatcore import corners, react
 from heatcore import strategies as hs
-from heatcore.actions import UseSymbol
+from heatcore.actions import Action, UseSymbol
 from heatcore.driver import greedy_policy, random_policy, random_shuffle
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import UnsupportedModule
@@ -27,7 +28,7 @@ from heatcore.garage import turn as gt
 from heatcore.garage.data import box
 from heatcore.garage.draft import ALL_DECKS
 from heatcore.notation import state_from_json, state_to_json
-from heatcore.race_checker import RaceChecker, RuleViolation, check_race, seeded_batch
+from heatcore.race_checker import check_race, seeded_batch
 from heatcore.setup import RaceSetup, random_setup, start_race
 from heatcore.state import RaceState
 from heatcore.track import track_ids
@@ -74,15 +75,7 @@ def test_seeded_garage_batches_with_weather_and_legends_pass_the_checker() -> No
                               laps=st.just(1)), data=st.data())
 def test_hypothesis_plays_garage_races_checked_at_every_step(setup: RaceSetup,
                                                              data: st.DataObject) -> None:
-    state, events = start_race(setup)
-    checker = RaceChecker()
-    checker.start(state, events)
-    while not state.is_over() and checker.steps < 3000:
-        action = (data.draw(hs.shuffles(state)) if state.is_chance()
-                  else data.draw(st.sampled_from(legal_actions(state))))
-        after, evs = apply(state, action)
-        checker.step(state, action, after, evs)
-        state = after
+    play_drawn_race(setup, data)
 
 
 @pytest.mark.rules("garage.module", "ruling.garage-heat-card")
@@ -125,22 +118,14 @@ def _checked_round(state: RaceState, p1_plan: str) -> list[str]:
     """Play one round from ``state`` through the checker: P1 plans ``p1_plan``, every car
     uses any upgrade symbol it may (else its first legal action). Returns the violation, if
     any (empty when engine and model agree)."""
-    checker = RaceChecker()
-    checker.resume(state)
-    start = state.round
-    try:
-        while state.round == start and not state.is_over():
-            legal = legal_actions(state)
-            wanted = [a for a in legal if str(a) == p1_plan]
-            wanted += [a for a in legal if isinstance(a, UseSymbol)]
-            action = wanted[0] if wanted else (
-                random_shuffle(state, random.Random(0)) if state.is_chance() else legal[0])
-            after, events = apply(state, action)
-            checker.step(state, action, after, events)
-            state = after
-    except RuleViolation as violation:
-        return [str(violation)]
-    return []
+    def choose(now: RaceState) -> Action:
+        legal = legal_actions(now)
+        wanted = [a for a in legal if str(a) == p1_plan]
+        wanted += [a for a in legal if isinstance(a, UseSymbol)]
+        return wanted[0] if wanted else (
+            random_shuffle(now, random.Random(0)) if now.is_chance() else legal[0])
+
+    return checked_round(state, choose)
 
 
 #: (upgrades, hand, deck top, engine, position, P1's plan): a round that uses the symbol.
