@@ -214,7 +214,7 @@ def _rulings(args: argparse.Namespace) -> Rulings:
     """The ``--ruling ID=ALTERNATIVE`` options as a configuration (CommandError if wrong)."""
     try:
         return make_rulings(dict(parse_ruling_option(text) for text in args.ruling))
-    except MalformedInput as error:  # an unknown option breaks no rule: no rule ID
+    except MalformedInput as error:  # one line, what is wrong (its rule ID is for programs)
         raise CommandError(f"--ruling: {error.detail}") from None
 
 
@@ -279,7 +279,7 @@ def run_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         data = read_json(path)
-    except MalformedInput as error:  # a file that cannot be read breaks no rule: no rule ID
+    except MalformedInput as error:  # one line, what is wrong (its rule ID is for programs)
         raise CommandError(error.detail) from None
     if isinstance(data, dict) and str(data.get("format", "")).startswith("heatcore.rallyman-gt."):
         from heatcore.rallyman import racelog, report

@@ -14,6 +14,8 @@ from heatcore.errors import MalformedInput, RulesError
 from heatcore.events import Event
 from heatcore.files import write_atomic
 from heatcore.notation import parse_action, setup_from_dict, setup_to_dict
+from heatcore.registry import implements
+from heatcore.rulings import UNREADABLE
 from heatcore.setup import RaceSetup, start_race
 from heatcore.state import car_name
 from heatcore.track import track_ids
@@ -37,15 +39,16 @@ def save_race(race: Race, path: Path) -> None:
     write_atomic(path, json.dumps(race_to_dict(race), indent=1) + "\n")
 
 
+@implements("ruling.unreadable-input")
 def read_json(path: Path) -> Any:
     """The JSON data of a file; MalformedInput saying why it cannot be read."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise MalformedInput("round.sequence",
+        raise MalformedInput(UNREADABLE,
                              f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise MalformedInput("round.sequence", f"{path} is not JSON: {error}") from None
+        raise MalformedInput(UNREADABLE, f"{path} is not JSON: {error}") from None
 
 
 def race_log_of(data: Any, path: Path) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from heatcore.errors import MalformedInput
-from heatcore.registry import ruleset
+from heatcore.registry import implements, ruleset
 
 STRESS_SUPPLY = "ruling.stress-supply"
 CLUTTERED_GEAR = "ruling.cluttered-gear"
@@ -23,6 +23,8 @@ BLOCKED_OWN_SPACE = "ruling.blocked-own-space"
 SPIN_DISCARD = "ruling.spin-discard"
 FINISHED_DISCARD_DRAW = "ruling.finished-car-discard-draw"
 SETBACK_CORNER = "ruling.setback-corner"
+#: The ruling a refusal of input that is no race rests on (a file, a rulings configuration).
+UNREADABLE = "ruling.unreadable-input"
 # module rulings (weather, Legends, Garage): they change nothing in a race without the module
 COOLING_BONUS_COOLDOWN = "ruling.cooling-bonus-own-cooldown"
 SLIPSTREAM_BONUS_PART = "ruling.slipstream-bonus-all-or-nothing"
@@ -92,16 +94,18 @@ class Rulings:
 DEFAULT_RULINGS = Rulings()
 
 
+@implements(UNREADABLE)
 def make_rulings(chosen: Mapping[str, str]) -> Rulings:
     """The configuration choosing ``chosen`` (ruling ID -> choice; rulings left out keep
-    their default). Raises MalformedInput naming the ruling for an unknown ruling or choice."""
+    their default). Raises MalformedInput naming :data:`UNREADABLE` for an unknown or fixed
+    ruling, the ruling itself for an unknown choice."""
     table = switches()
     changed = []
     for ruling_id, choice in chosen.items():
         if not isinstance(ruling_id, str) or ruling_id not in table:
             fixed = ruling_id in ruleset().entries if isinstance(ruling_id, str) else False
             what = "is not a switchable ruling" if fixed else "is not a ruling"
-            raise MalformedInput("round.sequence", f"{ruling_id!r} {what} (switchable: "
+            raise MalformedInput(UNREADABLE, f"{ruling_id!r} {what} (switchable: "
                                  f"{', '.join(sorted(table))})")
         if not isinstance(choice, str) or choice not in table[ruling_id]:
             raise MalformedInput(ruling_id, f"{choice!r} is not a choice of {ruling_id} "
@@ -116,7 +120,7 @@ def parse_ruling_option(text: str) -> tuple[str, str]:
     ``ruling.`` prefix may be left out."""
     ruling_id, sep, choice = text.partition("=")
     if not sep or not ruling_id or not choice:
-        raise MalformedInput("round.sequence", f"{text!r} is not ID=ALTERNATIVE")
+        raise MalformedInput(UNREADABLE, f"{text!r} is not ID=ALTERNATIVE")
     if not ruling_id.startswith("ruling."):
         ruling_id = "ruling." + ruling_id
     make_rulings({ruling_id: choice})

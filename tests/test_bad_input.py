@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,6 +14,7 @@ from heatcore.actions import Action, Plan
 from heatcore.engine import apply
 from heatcore.errors import IllegalAction, InvalidState, MalformedInput, RulesError
 from heatcore.notation import parse_action, state_from_json, state_to_json
+from heatcore.racelog import read_json
 from heatcore.registry import ruleset
 from heatcore.state import RaceState
 from heatcore.validity import RULE_OF, status, validate
@@ -96,3 +98,17 @@ def test_not_a_state_at_all(value: object) -> None:
     text = value if isinstance(value, str | bytes) else json.dumps(value)
     with pytest.raises(RulesError):
         state_from_json(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.rules("ruling.unreadable-input")
+@pytest.mark.parametrize("content, words", [(None, "cannot read"), (b"{not json", "is not JSON"),
+                                            (b"\xff\xfe", "is not JSON")])
+def test_a_file_that_cannot_be_read_names_the_unreadable_input_ruling(
+        tmp_path: Path, content: bytes | None, words: str) -> None:
+    path = tmp_path / "log.json"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(MalformedInput) as caught:
+        read_json(path)
+    assert caught.value.rule == "ruling.unreadable-input"
+    assert words in caught.value.detail and str(path) in caught.value.detail

@@ -395,7 +395,7 @@ def test_replay_of_a_file_that_is_not_json_names_no_rule(
     path = tmp_path / "log.json"
     path.write_bytes(content)
     line = one_line_error(*run(capsys, "replay", str(path))[::2])
-    assert words in line and "[round.sequence]" not in line
+    assert words in line and "[ruling.unreadable-input]" not in line
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -413,7 +413,7 @@ def test_a_bad_option_or_unreadable_file_names_no_rule(
     bad.write_text("{not json")
     argv = tuple(a.format(bad=bad, missing=tmp_path / "none.json") for a in argv)
     line = one_line_error(*run(capsys, *argv)[::2])
-    assert words in line and "[round.sequence]" not in line and "malformed" not in line
+    assert words in line and "[ruling.unreadable-input]" not in line and "malformed" not in line
 
 
 def test_str_of_a_state_is_a_summary_and_repr_pastes_back() -> None:

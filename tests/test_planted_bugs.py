@@ -41,6 +41,8 @@ NO_FIXTURE: dict[str, str] = {
     "ruling.legend-aggressive-stop": "no race on the base tracks tells the alternatives apart "
                                      "(proof legend-aggressive-stop-moot): the fixtures, "
                                      "played on the base tracks, cannot catch it",
+    "ruling.unreadable-input": "the corpus holds races' states and actions; none is a file "
+                               "that cannot be read or a state naming an unknown ruling",
     "ruling.replenish-empty": "the case cannot arise in the core race (a hand is short only "
                               "when deck and discard are both empty, proved impossible by "
                               "deck-integrity), and fixtures hold reachable states only",

@@ -59,18 +59,21 @@ def test_rulings_round_trip_through_state_and_setup_json() -> None:
     assert state_from_dict(old).rulings == make_rulings({})
 
 
-@pytest.mark.rules("ruling.zero-move")
+@pytest.mark.rules("ruling.zero-move", "ruling.unreadable-input")
 def test_an_unknown_ruling_or_choice_is_a_clear_error() -> None:
     data = state_to_dict(start_race(random_race("usa", 2, 0).setup)[0])
-    for bad, rule in (({"ruling.zero-move": "hop"}, "ruling.zero-move"),
-                      ({"ruling.nope": "x"}, "round.sequence"),
-                      ({"ruling.lap-count": "any"}, "round.sequence")):
+    for bad, rule, words in (
+            ({"ruling.zero-move": "hop"}, "ruling.zero-move", "'hop' is not a choice"),
+            ({"ruling.nope": "x"}, "ruling.unreadable-input", "'ruling.nope' is not a ruling"),
+            ({"ruling.lap-count": "any"}, "ruling.unreadable-input",
+             "'ruling.lap-count' is not a switchable ruling")):
         with pytest.raises(MalformedInput) as err:
             state_from_dict({**data, "rulings": bad})
-        assert err.value.rule == rule
+        assert err.value.rule == rule and words in err.value.detail
     assert parse_ruling_option("zero-move=place") == ("ruling.zero-move", "place")
-    with pytest.raises(MalformedInput):
+    with pytest.raises(MalformedInput) as err:
         parse_ruling_option("zero-move")
+    assert err.value.rule == "ruling.unreadable-input"
 
 
 def _session(path: Path, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
