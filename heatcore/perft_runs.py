@@ -180,12 +180,15 @@ def parser() -> Parser:
                "seeded race start (spec/perft.md), or generate/check the reference counts.")
     from heatcore.cli import track
 
-    p.add_argument("--track", type=track, default="usa", help="the track")
-    p.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="2-6",
-                   help="number of cars")
-    p.add_argument("--seed", type=seed, default=REFERENCE_SEED,
-                   help="the seed of the start (grid, decks) and of the shuffle orders")
-    p.add_argument("--depth", type=nonnegative, default=3, help="plies to count")
+    # no argparse defaults for the one count's options: given with --generate or --check
+    # they are refused (see _refuse_ignored_options), then COUNT_DEFAULTS fills them
+    p.add_argument("--track", type=track, help="the track (default: usa)")
+    p.add_argument("--players", type=int, choices=range(2, 7), metavar="2-6",
+                   help="number of cars (default: 2)")
+    p.add_argument("--seed", type=seed,
+                   help=f"the seed of the start (grid, decks) and of the shuffle orders "
+                        f"(default: {REFERENCE_SEED})")
+    p.add_argument("--depth", type=nonnegative, help="plies to count (default: 3)")
     p.add_argument("--divide", action="store_true",
                    help="print the count below each legal action of the start")
     p.add_argument("--engine", choices=ENGINES, default="fast", help="the engine that counts")
@@ -231,11 +234,24 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+#: The one count's options when not given (``heatcore perft`` alone counts these).
+COUNT_DEFAULTS = {"track": "usa", "players": 2, "seed": REFERENCE_SEED, "depth": 3}
+
+
 def _refuse_ignored_options(args: argparse.Namespace) -> None:
-    """CommandError for an option the chosen mode would silently ignore."""
+    """CommandError for an option the chosen mode would silently ignore; then the one
+    count's options not given take :data:`COUNT_DEFAULTS`."""
     mode = "--generate" if args.generate else "--check" if args.check is not None else None
     if args.generate and args.check is not None:
         raise CommandError("--generate and --check are two modes: give one")
+    given = [f"--{name}" for name in COUNT_DEFAULTS if getattr(args, name) is not None]
+    if given and mode is not None:
+        raise CommandError(f"{', '.join(given)} {'choose' if len(given) > 1 else 'chooses'} "
+                           f"the one count; {mode} counts the reference entries "
+                           f"(spec/fixtures/perft/perft.json): give one or the other")
+    for name, default in COUNT_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     if args.divide and mode is not None:
         raise CommandError(f"--divide divides one count; it cannot be used with {mode}")
     if args.out is not None and not args.generate:

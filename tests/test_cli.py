@@ -227,6 +227,9 @@ def test_conform_refuses_a_fixtures_folder_with_no_fixtures(
     (("perft", "--check", "1", "--divide"), "cannot be used with --check"),
     (("perft", "--out", "x.json"), "--out names the file --generate writes"),
     (("perft", "--generate", "--check", "1"), "two modes"),
+    (("perft", "--generate", "--track", "france"), "--track chooses the one count; --generate"),
+    (("perft", "--check", "2", "--players", "3", "--seed", "4", "--depth", "1"),
+     "--players, --seed, --depth choose the one count; --check counts the reference entries"),
     (("replay", "/no/such/file.json"), "cannot read"),
     (("frobnicate",), "invalid choice"),
 ])
