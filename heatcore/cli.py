@@ -37,7 +37,7 @@ from heatcore.outcomes import (
 )
 from heatcore.racelog import read_json, replay_log, save_race, verify_result
 from heatcore.registry import GAMES
-from heatcore.report import play_by_play
+from heatcore.report import play_by_play, upgrades_owned
 from heatcore.rulings import Rulings, make_rulings, parse_ruling_option
 from heatcore.setup import first_track, random_setup, start_race
 from heatcore.terminal import progress, write_text
@@ -167,8 +167,7 @@ def run_race(args: argparse.Namespace) -> int:
     race = play(setup, seated_policy(args.policy, args.players), rng)
     if setup.upgrades:
         how = "drafted" if args.draft else "quick start"
-        write_text(f"Upgrades ({how}): " + "; ".join(
-            f"P{i + 1} {' '.join(ups)}" for i, ups in enumerate(setup.upgrades)) + "\n")
+        write_text(f"Upgrades ({how}): {upgrades_owned(race)}\n")
     write_text(play_by_play(race, legend=args.legend))
     if args.json:
         save_race(race, Path(args.json))

@@ -11,7 +11,14 @@ from __future__ import annotations
 from html import escape
 
 from heatcore.driver import Race
-from heatcore.report import LEGEND, RoundReport, laps_text, race_rounds, round_lines
+from heatcore.report import (
+    RoundReport,
+    laps_text,
+    race_legend,
+    race_rounds,
+    round_lines,
+    upgrades_owned,
+)
 from heatcore.setup import start_race
 from heatcore.state import car_name
 from heatcore.svg import CENTRE, PANEL, SIZE, ring, state_layer
@@ -114,6 +121,7 @@ def race_fragment(race: Race, notes: dict[int, str] | None = None) -> str:
         texts.append(f'{note}<pre data-frame="{i}">{escape(text)}</pre>')
     svg.append("</svg>")
     ranking = " ".join(f"{i + 1}. {car_name(c)}" for i, c in enumerate(race.final.ranking))
+    owned = upgrades_owned(race)
     return "\n".join([
         f'<div class="heat-race"><style>{_STYLE}</style>',
         '<div class="controls"><button id="first" title="the grid (Home)">First</button>'
@@ -124,8 +132,10 @@ def race_fragment(race: Race, notes: dict[int, str] | None = None) -> str:
         "<span>keys: &#x2190; &#x2192; Home End</span></div>",
         "".join(svg), *texts,
         f"<p><strong>Final ranking:</strong> {escape(ranking)}</p>",
-        f"<details><summary>How to read the plays</summary><pre>{escape(LEGEND)}</pre>"
-        "</details>",
+        *([f"<p><strong>Upgrades:</strong> {escape(owned)} (what each card does: below)</p>"]
+          if owned else []),
+        "<details><summary>How to read the plays</summary>"
+        f"<pre>{escape(race_legend(race))}</pre></details>",
         f"<script>{_SCRIPT}</script></div>"])
 
 

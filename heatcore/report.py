@@ -327,7 +327,7 @@ def play_by_play(race: Race, legend: bool = False) -> str:
     track = race.final.track
     grid = " ".join(car_name(c) for c in _grid(race))
     setup = race.setup
-    lines = [LEGEND, *_module_legend(race), ""] if legend else []
+    lines = [race_legend(race), ""] if legend else []
     cars = (f"{setup.cars} cars ({setup.players} players, {setup.legends} "
             f"Legend{'s' * (setup.legends != 1)})" if setup.legends else f"{setup.players} cars")
     lines.append(f"Race on {track.name}, {cars}, "
@@ -345,6 +345,18 @@ def play_by_play(race: Race, legend: bool = False) -> str:
                  else f"The race stops here, in round {last}; ranked so far: "
                       f"{ranking or 'none'}")
     return "\n".join(lines) + "\n"
+
+
+def race_legend(race: Race) -> str:
+    """The :data:`LEGEND` and what the race's modules add to it: a Legend's turn line, the
+    race's upgrade cards and their symbols."""
+    return "\n".join([LEGEND, *_module_legend(race)])
+
+
+def upgrades_owned(race: Race) -> str:
+    """Each car's upgrades (the Garage module), ``P1 G19 G36 G38; P2 ...``; empty without."""
+    return "; ".join(f"{car_name(car)} {' '.join(ups)}"
+                     for car, ups in enumerate(race.setup.upgrades))
 
 
 def _module_legend(race: Race) -> list[str]:

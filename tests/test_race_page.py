@@ -183,3 +183,30 @@ def test_the_readme_picture_is_drawn_by_the_project() -> None:
     assert picture_path().read_text(encoding="utf-8") == readme_picture(), \
         "run `heatcore golden --regenerate`"
     assert "docs/_static/race.svg" in (picture_path().parents[2] / "README.md").read_text()
+
+
+def _legend_of(page: str) -> str:
+    found = re.search(r"<summary>How to read the plays</summary><pre>(.*?)</pre>", page, re.S)
+    assert found, "the page has no legend"
+    return html.unescape(found.group(1))
+
+
+def test_the_legend_explains_every_upgrade_card_the_page_shows() -> None:
+    from heatcore.garage.data import upgrades
+    from heatcore.garage.legend import card_text, symbol_text
+
+    race = random_race("usa", 3, 2, laps=1, modules=("garage",))
+    page = race_html(race)
+    plays = html.unescape("".join(re.findall(r'<pre data-frame="\d+">(.*?)</pre>', page, re.S)))
+    shown = set(re.findall(r"\bG\d+\b", plays))
+    owned = {m for ups in race.setup.upgrades for m in ups}
+    assert shown and shown <= owned  # the plays show upgrade cards, only the race's own
+    legend, table = _legend_of(page), upgrades()
+    for market in owned:
+        assert card_text(table[market]) in legend
+        for symbol, amount in table[market].symbols:  # each symbol's meaning, once
+            name = symbol_text(symbol, amount).split(" ")[0]
+            assert re.search(rf"^  {re.escape(name)}\b.*: ", legend, re.M), (market, symbol)
+    assert f"P1 {' '.join(race.setup.upgrades[0])};" in html.unescape(page)
+    plain = race_html(random_race("usa", 3, 2, laps=1))
+    assert "Upgrades" not in plain and "G1 (" not in _legend_of(plain)
