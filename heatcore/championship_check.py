@@ -218,6 +218,69 @@ def _check_sponsors(number: int, race: dict[str, Any], event: dict[str, Any],
              ("sponsor.deck",), f"race {number}: Sponsorship cards not accounted for")
 
 
+def _sponsor_tokens() -> set[str]:
+    return set(_box())
+
+
+def _check_sponsor_cards(number: int, race: dict[str, Any], carried: list[Counter[str]]
+                         ) -> list[Counter[str]]:
+    """sponsor.in-hand, sponsor.one-time, sponsor.carry-over: replay the race and count the
+    Sponsorship cards in each car's piles (hand, deck, discard pile, play area) at every
+    step: always the cards kept from before, plus those drawn at the start, plus those given
+    during the race (its ``sponsor`` actions, which must be the logged gains in order),
+    less every one played whose turn is cleaned up (a played card still in the play area
+    counts). Returns the cards each car holds at the end (kept for the next race)."""
+    tokens = _sponsor_tokens()
+    setup_data = race["race"]["setup"]
+    players = setup_data["players"]
+    start: list[Counter[str]] = [Counter() for _ in range(players)]
+    for g in race["result"]["gains"]:
+        if g["step"] < 0 and g["card"] is not None:
+            start[int(g["car"][1:]) - 1][g["card"]] += 1
+    logged_start = setup_data.get("sponsors", [[] for _ in range(players)])
+    _require([Counter(h) for h in logged_start] == start, ("sponsor.in-hand",
+                                                             "sponsor.race-start"),
+             f"race {number}: the start Sponsorship cards in the setup are not the cards drawn")
+    for p, deck in enumerate(setup_data["decks"]):
+        _require(Counter(c for c in deck if c in tokens) == carried[p],
+                 ("sponsor.carry-over", "ruling.sponsor-carry-over"),
+                 f"race {number}: {_name(p)}'s deck does not hold the Sponsorship cards kept")
+    setup = setup_from_dict(setup_data)
+    state, _ = start_race(setup)
+    for p in range(players):
+        _require(Counter(c for c in state.cars[p].hand if c in tokens) >= start[p],
+                 ("sponsor.in-hand",), f"race {number}: {_name(p)}'s start cards not in hand")
+    gained: list[Counter[str]] = [Counter() for _ in range(players)]
+    played: list[Counter[str]] = [Counter() for _ in range(players)]
+    gifts = [(g["car"], g["card"]) for g in race["result"]["gains"]
+             if g["step"] >= 0 and g["card"] is not None]
+    given: list[tuple[str, str]] = []
+    for text in race["race"]["actions"]:
+        words = text.split()
+        action = parse_action(text)
+        if words[1] == "sponsor":
+            given.append((words[0], words[2]))
+            gained[int(words[0][1:]) - 1][words[2]] += 1
+        elif words[1] == "gear":  # a plan: its Sponsorship cards will be used up
+            played[int(words[0][1:]) - 1].update(c for c in words[4:] if c in tokens)
+        state, _ = apply(state, action)
+        for p in range(players):
+            car = state.cars[p]
+            # every card ever held is in a pile, in the play area or used (played, gone)
+            piles = Counter(c for c in (*car.hand, *car.deck, *car.discard, *car.flipped)
+                            if c in tokens)
+            have = carried[p] + start[p] + gained[p]
+            _require(piles + played[p] == have, ("sponsor.one-time", "sponsor.in-hand"),
+                     f"race {number}: after {text}: {_name(p)} has Sponsorship cards "
+                     f"{dict(piles)} in its piles and played {dict(played[p])}, of "
+                     f"{dict(have)} held")
+    _require(given == gifts, ("sponsor.given-at-once", "sponsor.in-hand"),
+             f"race {number}: cards put in hands {given}, logged gains {gifts}")
+    return [Counter(c for c in (*car.hand, *car.deck, *car.discard, *car.played,
+                                *car.flipped) if c in tokens)
+            for car in state.cars[:players]]
+
+
 def _spun(race_log: dict[str, Any]) -> list[str]:
     """The cars that spun out in the race, each once, in the order of their first spin."""
     out: list[str] = []
@@ -354,6 +417,7 @@ def check_championship_log(log: dict[str, Any]) -> None:
              ("championship.season",), "the races are not the season's, in order")
     totals = [0] * players
     held: Counter[str] = Counter()
+    carried: list[Counter[str]] = [Counter() for _ in range(players)]
     pool = _upgrade_box()
     owned: list[Counter[str]] = [Counter() for _ in range(players)]
     standings: list[str] | None = None
@@ -365,6 +429,9 @@ def check_championship_log(log: dict[str, Any]) -> None:
         _check_garage(number, race, pool, owned, grid)
         _check_setup(number, race, event, owned, bool(log.get("weather")))
         _check_sponsors(number, race, event, held, grid)
+        carried = _check_sponsor_cards(number, race, carried)
+        # ruling.sponsor-used-return: the used cards are back in the deck; the kept held
+        held = sum(carried, Counter())
         logged = [(g["car"], g["reason"], g["corner"]) for g in race["result"]["gains"]
                   if g["step"] >= 0]
         earned = _earned(race, event)
