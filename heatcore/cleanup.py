@@ -17,6 +17,7 @@ from heatcore.state import NO_CHANGES, RaceState, Stage, Turn
 from heatcore.values import replace
 
 
+@implements("discard.optional", "sponsor.discard", "ruling.sponsor-discarded")
 def discardable(state: RaceState, car: int) -> tuple[str, ...]:
     """The hand's cards that may be discarded (all but Heat and Stress)."""
     return tuple(c for c in state.cars[car].hand if c in DISCARDABLE)

@@ -208,6 +208,7 @@ def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ..
                       sponsors)
 
 
+@implements("sponsor.carry-over", "ruling.sponsor-carry-over")
 def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
                     conditions: Conditions | None, rng: random.Random,
                     kept: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:

@@ -441,6 +441,8 @@ class RaceModel:
                   for c in car.played]
         car.played = tuple(c for c, _ in values)
         turn.speed = sum(v for _, v in values)
+        if any(og.is_sponsor(c) for c in car.played):  # sponsor.play: its printed speed
+            self._note(i, "speed event:speed", "sponsor.play")
         return car.played.count(STRESS) + sum(og.printed(c, "boost") for c in car.played)
 
     def _use_symbol(self, turn: TurnMemory, action: UseSymbol) -> Run:
