@@ -102,7 +102,7 @@ def test_dramdo_brakes_is_worth_the_speed_chosen_at_reveal() -> None:
     assert state.turn is not None and state.turn.stage is Stage.CHOOSE
     assert legal_actions(state) == tuple(ChooseSpeed(0, (n,)) for n in (1, 2, 3, 4))
     after, events = step(state, ChooseSpeed(0, (4,)))
-    assert [e.get("speed") for e in events if e.kind == "speed"][0] == 4
+    assert next(e.get("speed") for e in events if e.kind == "speed") == 4
 
 
 @pytest.mark.rules("sponsor.play", "upgrade.cooldown")
@@ -122,7 +122,7 @@ def test_de_angeli_adjust_raises_the_corner_limit_by_one() -> None:
     while state.turn is not None and state.turn.car == 0 and state.turn.stage is Stage.REACT:
         state, more = step(state, EndReact(0))
         events += more
-    corner = [e for e in events if e.kind == "corner"][0]
+    corner = next(e for e in events if e.kind == "corner")
     assert corner.get("limit") == 8 and corner.get("speed") == 7
 
 
