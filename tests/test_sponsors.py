@@ -301,3 +301,22 @@ def test_every_step_of_a_championship_with_sponsor_plays_passes_the_race_checker
         plays += sum(1 for a in result.race.actions
                      if isinstance(a, Plan) and any(c.startswith("S8") for c in a.cards))
     assert plays >= 3
+
+
+@pytest.mark.rules("sponsor.given-at-once", "sponsor.in-hand")
+def test_a_log_whose_given_cards_differ_from_the_earned_ones_is_refused() -> None:
+    from heatcore.championship.log import replay_championship
+
+    log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
+    actions = log["races"][0]["race"]["actions"]
+    given = next(k for k, a in enumerate(actions) if " sponsor " in a)
+    swapped = json.loads(json.dumps(log))
+    card = actions[given].split()[-1]
+    swapped["races"][0]["race"]["actions"][given] = actions[given].replace(
+        card, "S83" if card != "S83" else "S84")
+    dropped = json.loads(json.dumps(log))
+    del dropped["races"][0]["race"]["actions"][given]
+    for bad in (swapped, dropped):
+        with pytest.raises(MalformedInput) as refused:
+            replay_championship(bad)
+        assert refused.value.rule == "sponsor.given-at-once"

@@ -299,15 +299,15 @@ def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[A
         action = next(logged, None)
         if action is None or (due is not None and action != due) or (
                 due is None and isinstance(action, GainSponsor)):
-            raise MalformedInput("sponsor.given-at-once", f"race {number}: the log has "
+            raise MalformedInput("sponsor.given-at-once", f"the log has "
                                  f"{action or 'no more actions'} where the championship "
                                  f"gives {due or 'no Sponsorship card'}")
         return action
 
     result = _run(number, race, (rnd, pool), want, order, sponsors, totals, choose)
     if len(result.race.actions) != len(actions) or setup.sponsors != result.race.setup.sponsors:
-        raise MalformedInput("sponsor.race-start", f"race {number}: the logged race's start "
-                             "Sponsorship cards or its length differ from the championship's")
+        raise MalformedInput("sponsor.race-start", "the logged race's start Sponsorship "
+                             "cards or its length differ from the championship's")
     return result
 
 
