@@ -13,7 +13,11 @@ grid of each later race against the standings it recomputes, the points (table, 
 bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn from the top
 of the logged deck order in the order given, the start-of-race cards per grid order, the
 in-race cards only for reasons the event allows at its press corners, and the deck plus the
-held cards always the 35 cards of the box; and, under an event whose spins eliminate,
+held cards always the 35 cards of the box; and, replaying each race, every car's
+Sponsorship cards at every step (its piles plus the ones it played are exactly the ones
+kept from before, drawn at the start and given by the race's ``sponsor`` inputs, so a
+played card never comes back: sponsor.one-time), the start cards in the setup's hands and
+the kept ones in its decks (counted from the log, not from the engine's bookkeeping); and, under an event whose spins eliminate,
 that the eliminated cars are exactly the cars that spun, in order, and that each left the
 race at its spin: no turn, no place in a round's order and no rank after it (the race log
 replayed through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race

@@ -320,3 +320,17 @@ def test_a_log_whose_given_cards_differ_from_the_earned_ones_is_refused() -> Non
         with pytest.raises(MalformedInput) as refused:
             replay_championship(bad)
         assert refused.value.rule == "sponsor.given-at-once"
+
+
+@pytest.mark.rules("sponsor.deck", "sponsor.in-hand")
+def test_validity_counts_every_sponsor_card_of_a_car_and_of_the_box() -> None:
+    from heatcore.validity import Problem
+
+    state = holding("S83")
+    garage = state.garage
+    assert garage is not None
+    lost = replace(state, garage=replace(garage, sponsors=((), ())))  # held but not named
+    assert Problem.CARD_COUNT in status(lost)
+    too_many = replace(state, garage=replace(garage, spent=("S83",) * 7))  # 8 of 7 copies
+    assert Problem.CARD_COUNT in status(too_many)
+    assert not status(replace(state, garage=replace(garage, spent=("S83",) * 6)))
