@@ -8,24 +8,24 @@ Written from the rule text (``spec/rules/23-championship.toml`` and the champion
 rulings) and the raw data of ``spec/modules/championship.json`` and ``spec/tracks``; nothing
 here comes from :mod:`heatcore.championship`. It checks every race's setup against its event
 (track, laps, Heat/Stress/hand changes), each Garage round (market from the upgrade deck,
-picks from the last car, the last car's swap) and the upgrades it gives, the
-grid of each later race against the standings it recomputes, the points (table, event
-bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn from the top
-of the logged deck order in the order given, the start-of-race cards per grid order, the
-in-race cards only for reasons the event allows at its press corners, and the deck plus the
-held cards always the 35 cards of the box; and, replaying each race, every car's
-Sponsorship cards at every step (its piles plus the ones it played are exactly the ones
-kept from before, drawn at the start and given by the race's ``sponsor`` inputs, so a
-played card never comes back: sponsor.one-time), the start cards in the setup's hands and
-the kept ones in its decks (counted from the log, not from the engine's bookkeeping); and, under an event whose spins eliminate,
-that the eliminated cars are exactly the cars that spun, in order, and that each left the
-race at its spin: no turn, no place in a round's order and no rank after it (the race log
-replayed through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race
-checker checks races). It recomputes the cards earned during each race on its own: it
-replays the race through the engine (:func:`heatcore.engine.apply`), reads each turn's
-start and end from the states around its events, the corner lines from the raw track data,
-and lists the press and event cards that turn earns, which must be the logged ones in the
-logged order.
+picks from the last car, the last car's swap) and the upgrades it gives, the grid of each
+later race against the standings it recomputes, the points (table, event bonuses,
+eliminations) and totals, and the Sponsorship cards: every card drawn from the top of the
+logged deck order in the order given, the start-of-race cards per grid order, the in-race
+cards only for reasons the event allows at its press corners, and the deck plus the held
+cards always the 35 cards of the box; and, replaying each race, every car's Sponsorship
+cards at every step (its piles plus the ones it played are exactly the ones kept from
+before, drawn at the start and given by the race's ``sponsor`` inputs, so a played card
+never comes back: sponsor.one-time), the start cards in the setup's hands and the kept ones
+in its decks (counted from the log, not from the engine's bookkeeping); and, under an event
+whose spins eliminate, that the eliminated cars are exactly the cars that spun, in order,
+and that each left the race at its spin: no turn, no place in a round's order and no rank
+after it (the race log replayed through :mod:`heatcore.racelog`). It trusts the race logs'
+rankings (the race checker checks races). It recomputes the cards earned during each race on
+its own: it replays the race through the engine (:func:`heatcore.engine.apply`), reads each
+turn's start and end from the states around its events, the corner lines from the raw track
+data, and lists the press and event cards that turn earns, which must be the logged ones in
+the logged order.
 """
 
 from __future__ import annotations

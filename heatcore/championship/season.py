@@ -138,7 +138,7 @@ Chooser = Callable[[RaceState, Action | None], Action]
 
 @implements("sponsor.given-at-once", "sponsor.in-hand", "ruling.sponsor-gained-timing")
 def _race(setup: RaceSetup, choose: Chooser, watch: RaceWatch,
-          give_due: Callable[[int], list[Action]]) -> Race:
+          give_due: Callable[[], list[Action]]) -> Race:
     """One race played by ``choose``, the Sponsorship cards the watch's claims earn put into
     the race as they are earned (``give_due`` draws them: GainSponsor actions)."""
     state, start_events = start_race(setup)
@@ -154,7 +154,7 @@ def _race(setup: RaceSetup, choose: Chooser, watch: RaceWatch,
         events.append(evs)
         state = after
         if not isinstance(action, GainSponsor):
-            due.extend(give_due(len(actions) - 1))
+            due.extend(give_due())
 
     while len(actions) < MAX_ACTIONS:
         if due:
@@ -162,11 +162,13 @@ def _race(setup: RaceSetup, choose: Chooser, watch: RaceWatch,
             continue
         if state.is_over():
             watch.finish(len(actions) - 1)
-            due.extend(give_due(len(actions) - 1))
+            due.extend(give_due())
             if not due:
                 break
             continue
         do(choose(state, None))
+    if not state.is_over():  # stopped at MAX_ACTIONS: close the turn in progress
+        watch.finish(len(actions) - 1)
     return Race(setup, tuple(actions), tuple(events), start_events, state)
 
 
@@ -184,7 +186,7 @@ def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ..
     box = [sponsors]
     taken = [0]
 
-    def give_due(index: int) -> list[Action]:
+    def give_due() -> list[Action]:
         out: list[Action] = []
         for claim in watch.claims[taken[0]:]:
             box[0], gain = give(box[0], claim.car, claim.reason, claim.step, claim.corner)
