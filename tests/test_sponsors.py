@@ -334,3 +334,14 @@ def test_validity_counts_every_sponsor_card_of_a_car_and_of_the_box() -> None:
     too_many = replace(state, garage=replace(garage, spent=("S83",) * 7))  # 8 of 7 copies
     assert Problem.CARD_COUNT in status(too_many)
     assert not status(replace(state, garage=replace(garage, spent=("S83",) * 6)))
+
+
+@pytest.mark.rules("sponsor.play", "play.playable-cards")
+def test_planted_bug_sponsors_not_playable_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore import planning
+
+    race = _race_with_sponsor_plays()
+    monkeypatch.setattr(planning, "PLAYABLE", planning.PLAYABLE - {"S80", "S81", "S82",
+                                                                   "S83", "S84"})
+    with pytest.raises(RuleViolation, match="legal actions differ: the engine lacks"):
+        replay_checked(race.setup, list(race.actions))
