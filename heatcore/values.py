@@ -2,41 +2,46 @@
 
 States, cars and turns are frozen slots dataclasses. ``dataclasses.replace`` rebuilds one
 through its ``__init__`` after looking up every field's metadata; the engine does this
-several times per action, so this module offers the same operation done directly: read
-every slot at once, copy them into a new object, then set the changed ones. The result is
-equal to ``dataclasses.replace``'s (no engine value class has a ``__post_init__``).
+several times per action, so this module offers the same operation done directly: a copier
+per class, written out field by field once (its source is built from the class's slots),
+sets every slot of a new object to the changed value or the old one. The result is equal to
+``dataclasses.replace``'s (no engine value class has a ``__post_init__``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from operator import attrgetter
 from typing import Any, TypeVar
 
 Value = TypeVar("Value")
 
-_new = object.__new__
-_set = object.__setattr__
 
-
-@cache
-def _slots(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """The field names of a slots dataclass and a getter of all their values (a tuple)."""
+def _copier(cls: type) -> Callable[..., Any]:
+    """``(value, changes) -> copy`` for the frozen slots class ``cls``: for each slot
+    ``x``, ``set(new, "x", changes.pop("x", value.x))``; a change left over (not a slot)
+    raises AttributeError."""
     names: tuple[str, ...] = tuple(cls.__slots__)  # type: ignore[attr-defined]
-    if len(names) == 1:
-        return names, lambda value: (getattr(value, names[0]),)
-    return names, attrgetter(*names)
+    assert all(name.isidentifier() for name in names)
+    lines = ["def copy(value, changes):", "    new = new_object(cls)",
+             "    take = changes.pop"]
+    lines += [f"    set(new, {name!r}, take({name!r}, value.{name}))" for name in names]
+    lines += ["    if changes:",
+              "        raise AttributeError(f'{cls.__name__} has no field {next(iter(changes))}')",
+              "    return new"]
+    namespace: dict[str, Any] = {"cls": cls, "new_object": object.__new__,
+                                 "set": object.__setattr__}
+    exec("\n".join(lines), namespace)  # the source holds only the class's slot names
+    copy: Callable[..., Any] = namespace["copy"]
+    return copy
 
 
 def replace(value: Value, **changes: Any) -> Value:
     """A copy of the frozen slots dataclass ``value`` with ``changes`` applied
     (an unknown field name raises AttributeError)."""
-    cls: type = type(value)
-    names, get_all = _slots(cls)
-    new: Value = _new(cls)
-    for name, field_value in zip(names, get_all(value), strict=True):
-        _set(new, name, field_value)
-    for name, field_value in changes.items():
-        _set(new, name, field_value)
+    cls = type(value)
+    copy = _COPIERS.get(cls) or _COPIERS.setdefault(cls, _copier(cls))
+    new: Value = copy(value, changes)
     return new
+
+
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
