@@ -1,11 +1,16 @@
 """Copying the engine's immutable values with some fields changed.
 
 States, cars and turns are frozen slots dataclasses. ``dataclasses.replace`` rebuilds one
-through its ``__init__`` after looking up every field's metadata; the engine does this
-several times per action, so this module offers the same operation done directly: a copier
-per class, written out slot by slot once (its source is built from the class's slot names),
-copies every slot into a new object, then sets the changed ones. The result is equal to
-``dataclasses.replace``'s (no engine value class has a ``__post_init__``).
+through its ``__init__`` after looking up every field's metadata, and a frozen class sets
+each field through ``object.__setattr__``; the engine copies values several times per
+action, so this module offers the same operation done directly. Each class gets a copier,
+written out slot by slot once (its source is built from the class's slot names): it fills a
+new object of a plain *twin* class with the same slots (a plain attribute store, several
+times faster than ``object.__setattr__``), sets the changed fields, then makes the object an
+instance of the class (``__class__`` assignment, which CPython allows between classes of the
+same slot layout; a class where it is refused gets a copier through ``object.__setattr__``).
+The result is equal to ``dataclasses.replace``'s (no engine value class has a
+``__post_init__``); ``tests/test_values.py`` compares the two.
 """
 
 from __future__ import annotations
@@ -17,18 +22,27 @@ Value = TypeVar("Value")
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """``(value, changes) -> copy`` for the frozen slots class ``cls``: ``set(new, "x",
-    value.x)`` for each slot ``x``, then each change set over it (a name that is not a slot
-    raises AttributeError)."""
-    names: tuple[str, ...] = tuple(cls.__slots__)  # type: ignore[attr-defined]
+    """``(value, changes) -> copy`` for the frozen slots class ``cls``: every slot (its
+    bases' too) copied, then each change set over it (a name that is not a slot raises
+    AttributeError)."""
+    names = [name for base in reversed(cls.__mro__) for name in vars(base).get("__slots__", ())]
     assert all(name.isidentifier() for name in names)
-    lines = ["def copy(value, changes):", "    new = new_object(cls)"]
-    lines += [f"    set(new, {name!r}, value.{name})" for name in names]
-    lines += ["    for name, changed in changes.items():", "        set(new, name, changed)",
-              "    return new"]
-    namespace: dict[str, Any] = {"cls": cls, "new_object": object.__new__,
+    twin = type(cls.__name__, (), {"__slots__": tuple(names)})
+    probe: Any = object.__new__(twin)
+    try:
+        probe.__class__ = cls
+    except TypeError:  # another layout (a base class with slots): set through object
+        lines = ["def copy(value, changes):", "    new = new_object(cls)"]
+        lines += [f"    set(new, {name!r}, value.{name})" for name in names]
+        lines += ["    for name, changed in changes.items():", "        set(new, name, changed)"]
+    else:
+        lines = ["def copy(value, changes):", "    new = new_object(twin)"]
+        lines += [f"    new.{name} = value.{name}" for name in names]
+        lines += ["    for name, changed in changes.items():",
+                  "        setattr(new, name, changed)", "    new.__class__ = cls"]
+    namespace: dict[str, Any] = {"cls": cls, "twin": twin, "new_object": object.__new__,
                                  "set": object.__setattr__}
-    exec("\n".join(lines), namespace)  # the source holds only the class's slot names
+    exec("\n".join([*lines, "    return new"]), namespace)  # source: the slot names only
     copy: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
     return copy
 

@@ -35,3 +35,26 @@ def test_replace_is_dataclasses_replace_on_states_cars_and_turns() -> None:
     assert checked > 100
     with pytest.raises(AttributeError, match="wings"):
         replace(state, wings=2)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Base:
+    a: int
+    b: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Derived(_Base):
+    c: str
+
+
+def test_replace_on_a_class_with_a_slotted_base_copies_through_object() -> None:
+    """The twin class cannot stand in for a class whose base has slots: its copier sets every
+    slot through ``object.__setattr__`` (the base's slots included)."""
+    value = _Derived(1, (2,), "x")
+    assert replace(value, c="y", a=5) == dataclasses.replace(value, c="y", a=5)
+    assert replace(value) == value
+    base = _Base(3, ())
+    assert replace(base, b=(4,)) == _Base(3, (4,))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(base).a = 2  # type: ignore[misc]
