@@ -316,17 +316,18 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return _error(rejected.kind, rejected.message, rejected.rule)
 
 
-#: The most reply bytes kept before they are written (a client that sends many requests at
-#: once gets its replies in pieces of about this size).
-_PENDING = 1 << 20
+#: The most replies, and reply bytes, kept before they are written: a client that sends many
+#: requests at once gets its first replies while the server works on the rest.
+_PENDING_REPLIES, _PENDING_BYTES = 16, 1 << 16
 
 
 def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes],
           choose: Callable[[str], Binding | None] | None = None) -> int:
     """Answer requests line by line until ``stop`` or end of input; ``choose`` (if given)
     picks the binding of the ruleset a ``start`` request names (None: keep ``binding``).
-    The replies to the requests that came in one read are written and flushed together,
-    before the next read: a client that waits for a reply gets it at once."""
+    The replies to the requests that came in one read are written and flushed together (16
+    or 64 KiB at most at a time), before the next read: a client that waits for a reply gets
+    it at once, and the server makes one write for many replies, not one each."""
     server = _Server(binding, choose)
     for lines in request_batches(stdin):
         out: list[bytes] = []
@@ -334,7 +335,7 @@ def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes],
         for raw in lines:
             out.append(server.answer(raw))
             pending += len(out[-1])
-            if server.stopped or pending > _PENDING:
+            if server.stopped or pending > _PENDING_BYTES or len(out) >= _PENDING_REPLIES:
                 _write(stdout, out)
                 pending = 0
             if server.stopped:
