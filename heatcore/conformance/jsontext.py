@@ -35,7 +35,10 @@ def _make() -> Callable[[Any], str]:
 
 #: ``json.dumps(value, separators=(",", ":"))`` (same text; one encoder for every call).
 compact: Callable[[Any], str] = _make()
+
+
 def _orjson() -> Callable[[Any], bytes] | None:
+    """``orjson.dumps``, or None where orjson is not installed."""
     try:
         import orjson
     except ImportError:  # a set-up without it: compact's text, at compact's speed
