@@ -174,10 +174,23 @@ class UseSymbol:
         return f"{car_name(self.car)} {self.card} {self.symbol}{more}{taken}"
 
 
+@dataclass(frozen=True, slots=True)
+class GainSponsor:
+    """Championship (sponsor.given-at-once): the Sponsorship card ``card``, earned by
+    ``car``, put into its hand. Not a player's choice: an input of the championship, which
+    gives the card between the race's steps, so it is never among the legal actions."""
+
+    car: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{car_name(self.car)} sponsor {self.card}"
+
+
 Action = (
     Plan | Cooldown | AdrenalineMove | AdrenalineCooldown | SectorCooldown | Boost | EndReact
     | Slipstream | DeclineSlipstream | Discard | Shuffle | LegendShuffle | ChooseSpeed
-    | UseSymbol
+    | UseSymbol | GainSponsor
 )
 
 #: The classes of the actions (a value of another class is not an action).

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from heatcore.garage.data import card_upgrades
+from heatcore.garage.data import card_upgrades, sponsor_cards
 from heatcore.registry import implements
 
 Card = str
 """A card token: ``"1"``-``"4"`` basic cards, ``"U0"``/``"U5"`` starting upgrades,
-``"G1"``-``"G47"`` the Garage module's upgrade cards, ``"H"`` Heat, ``"S"`` Stress."""
+``"G1"``-``"G47"`` the Garage module's upgrade cards, ``"S80"``-``"S84"`` the
+Championship's Sponsorship cards, ``"H"`` Heat, ``"S"`` Stress."""
 
 BASIC: tuple[Card, ...] = ("1", "2", "3", "4")
 UPGRADE_0: Card = "U0"
@@ -19,20 +20,26 @@ HEAT: Card = "H"
 STRESS: Card = "S"
 #: The Garage module's upgrade cards (``garage.decks``), in type order.
 UPGRADES: tuple[Card, ...] = tuple(card_upgrades())
+#: The Championship's Sponsorship cards (``sponsor.play``), in type order.
+SPONSORS: tuple[Card, ...] = tuple(sponsor_cards())
 #: The cards of the core race.
 ALL_CARDS: tuple[Card, ...] = (*BASIC, UPGRADE_0, UPGRADE_5, STRESS, HEAT)
 #: Every card token, in canonical order (the core cards with the upgrades after U5).
-KNOWN_CARDS: tuple[Card, ...] = (*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES, STRESS, HEAT)
+KNOWN_CARDS: tuple[Card, ...] = (*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES, *SPONSORS, STRESS,
+                                  HEAT)
 
 #: The speed each card adds when revealed (a Stress adds what its flip finds; an upgrade
 #: with several speeds is worth the one chosen at reveal, ``garage.choose-speed``: here its
 #: first).
 VALUE: dict[Card, int] = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5, "S": 0, "H": 0,
-                          **{t: u.speeds[0] for t, u in card_upgrades().items()}}
+                          **{t: u.speeds[0]
+                             for t, u in (card_upgrades() | sponsor_cards()).items()}}
 #: Cards that may be played in step 2 (``play.playable-cards``).
-PLAYABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES, STRESS))
+PLAYABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES, *SPONSORS,
+                                       STRESS))
 #: Cards that may be discarded in step 8 (``discard.optional``).
-DISCARDABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES))
+#: (``sponsor.discard``: a Sponsorship card too, ruling.sponsor-discarded).
+DISCARDABLE: frozenset[Card] = frozenset((*BASIC, UPGRADE_0, UPGRADE_5, *UPGRADES, *SPONSORS))
 #: Stress cards in the box; the supply is what the decks do not take (``ruling.stress-supply``).
 BOX_STRESS = 37
 HAND_SIZE = 7
@@ -42,7 +49,7 @@ _RANK = {card: i for i, card in enumerate(KNOWN_CARDS)}
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """The cards as a multiset in canonical order (1, 2, 3, 4, U0, U5, G1 ... G47, S, H)."""
+    """The cards as a multiset in canonical order (1-4, U0, U5, G1-G47, S80-S84, S, H)."""
     return tuple(sorted(cards, key=_RANK.__getitem__))
 
 

@@ -8,20 +8,24 @@ Written from the rule text (``spec/rules/23-championship.toml`` and the champion
 rulings) and the raw data of ``spec/modules/championship.json`` and ``spec/tracks``; nothing
 here comes from :mod:`heatcore.championship`. It checks every race's setup against its event
 (track, laps, Heat/Stress/hand changes), each Garage round (market from the upgrade deck,
-picks from the last car, the last car's swap) and the upgrades it gives, the
-grid of each later race against the standings it recomputes, the points (table, event
-bonuses, eliminations) and totals, and the Sponsorship cards: every card drawn from the top
-of the logged deck order in the order given, the start-of-race cards per grid order, the
-in-race cards only for reasons the event allows at its press corners, and the deck plus the
-held cards always the 35 cards of the box; and, under an event whose spins eliminate,
-that the eliminated cars are exactly the cars that spun, in order, and that each left the
-race at its spin: no turn, no place in a round's order and no rank after it (the race log
-replayed through :mod:`heatcore.racelog`). It trusts the race logs' rankings (the race
-checker checks races). It recomputes the cards earned during each race on its own: it
-replays the race through the engine (:func:`heatcore.engine.apply`), reads each turn's
-start and end from the states around its events, the corner lines from the raw track data,
-and lists the press and event cards that turn earns, which must be the logged ones in the
-logged order.
+picks from the last car, the last car's swap) and the upgrades it gives, the grid of each
+later race against the standings it recomputes, the points (table, event bonuses,
+eliminations) and totals, and the Sponsorship cards: every card drawn from the top of the
+logged deck order in the order given, the start-of-race cards per grid order, the in-race
+cards only for reasons the event allows at its press corners, and the deck plus the held
+cards always the 35 cards of the box; and, replaying each race, every car's Sponsorship
+cards at every step (its piles plus the ones it played are exactly the ones kept from
+before, drawn at the start and given by the race's ``sponsor`` inputs, so a played card
+never comes back: sponsor.one-time), the start cards in the setup's hands and the kept ones
+in its decks (counted from the log, not from the engine's bookkeeping); and, under an event
+whose spins eliminate, that the eliminated cars are exactly the cars that spun, in order,
+and that each left the race at its spin: no turn, no place in a round's order and no rank
+after it (the race log replayed through :mod:`heatcore.racelog`). It trusts the race logs'
+rankings (the race checker checks races). It recomputes the cards earned during each race on
+its own: it replays the race through the engine (:func:`heatcore.engine.apply`), reads each
+turn's start and end from the states around its events, the corner lines from the raw track
+data, and lists the press and event cards that turn earns, which must be the logged ones in
+the logged order.
 """
 
 from __future__ import annotations
@@ -218,6 +222,69 @@ def _check_sponsors(number: int, race: dict[str, Any], event: dict[str, Any],
              ("sponsor.deck",), f"race {number}: Sponsorship cards not accounted for")
 
 
+def _sponsor_tokens() -> set[str]:
+    return set(_box())
+
+
+def _check_sponsor_cards(number: int, race: dict[str, Any], carried: list[Counter[str]]
+                         ) -> list[Counter[str]]:
+    """sponsor.in-hand, sponsor.one-time, sponsor.carry-over: replay the race and count the
+    Sponsorship cards in each car's piles (hand, deck, discard pile, play area) at every
+    step: always the cards kept from before, plus those drawn at the start, plus those given
+    during the race (its ``sponsor`` actions, which must be the logged gains in order),
+    less every one played whose turn is cleaned up (a played card still in the play area
+    counts). Returns the cards each car holds at the end (kept for the next race)."""
+    tokens = _sponsor_tokens()
+    setup_data = race["race"]["setup"]
+    players = setup_data["players"]
+    start: list[Counter[str]] = [Counter() for _ in range(players)]
+    for g in race["result"]["gains"]:
+        if g["step"] < 0 and g["card"] is not None:
+            start[int(g["car"][1:]) - 1][g["card"]] += 1
+    logged_start = setup_data.get("sponsors", [[] for _ in range(players)])
+    _require([Counter(h) for h in logged_start] == start, ("sponsor.in-hand",
+                                                             "sponsor.race-start"),
+             f"race {number}: the start Sponsorship cards in the setup are not the cards drawn")
+    for p, deck in enumerate(setup_data["decks"]):
+        _require(Counter(c for c in deck if c in tokens) == carried[p],
+                 ("sponsor.carry-over", "ruling.sponsor-carry-over"),
+                 f"race {number}: {_name(p)}'s deck does not hold the Sponsorship cards kept")
+    setup = setup_from_dict(setup_data)
+    state, _ = start_race(setup)
+    for p in range(players):
+        _require(Counter(c for c in state.cars[p].hand if c in tokens) >= start[p],
+                 ("sponsor.in-hand",), f"race {number}: {_name(p)}'s start cards not in hand")
+    gained: list[Counter[str]] = [Counter() for _ in range(players)]
+    played: list[Counter[str]] = [Counter() for _ in range(players)]
+    gifts = [(g["car"], g["card"]) for g in race["result"]["gains"]
+             if g["step"] >= 0 and g["card"] is not None]
+    given: list[tuple[str, str]] = []
+    for text in race["race"]["actions"]:
+        words = text.split()
+        action = parse_action(text)
+        if words[1] == "sponsor":
+            given.append((words[0], words[2]))
+            gained[int(words[0][1:]) - 1][words[2]] += 1
+        elif words[1] == "gear":  # a plan: its Sponsorship cards will be used up
+            played[int(words[0][1:]) - 1].update(c for c in words[4:] if c in tokens)
+        state, _ = apply(state, action)
+        for p in range(players):
+            car = state.cars[p]
+            # every card ever held is in a pile, in the play area or used (played, gone)
+            piles = Counter(c for c in (*car.hand, *car.deck, *car.discard, *car.flipped)
+                            if c in tokens)
+            have = carried[p] + start[p] + gained[p]
+            _require(piles + played[p] == have, ("sponsor.one-time", "sponsor.in-hand"),
+                     f"race {number}: after {text}: {_name(p)} has Sponsorship cards "
+                     f"{dict(piles)} in its piles and played {dict(played[p])}, of "
+                     f"{dict(have)} held")
+    _require(given == gifts, ("sponsor.given-at-once", "sponsor.in-hand"),
+             f"race {number}: cards put in hands {given}, logged gains {gifts}")
+    return [Counter(c for c in (*car.hand, *car.deck, *car.discard, *car.played,
+                                *car.flipped) if c in tokens)
+            for car in state.cars[:players]]
+
+
 def _spun(race_log: dict[str, Any]) -> list[str]:
     """The cars that spun out in the race, each once, in the order of their first spin."""
     out: list[str] = []
@@ -354,6 +421,7 @@ def check_championship_log(log: dict[str, Any]) -> None:
              ("championship.season",), "the races are not the season's, in order")
     totals = [0] * players
     held: Counter[str] = Counter()
+    carried: list[Counter[str]] = [Counter() for _ in range(players)]
     pool = _upgrade_box()
     owned: list[Counter[str]] = [Counter() for _ in range(players)]
     standings: list[str] | None = None
@@ -365,6 +433,9 @@ def check_championship_log(log: dict[str, Any]) -> None:
         _check_garage(number, race, pool, owned, grid)
         _check_setup(number, race, event, owned, bool(log.get("weather")))
         _check_sponsors(number, race, event, held, grid)
+        carried = _check_sponsor_cards(number, race, carried)
+        # ruling.sponsor-used-return: the used cards are back in the deck; the kept held
+        held = sum(carried, Counter())
         logged = [(g["car"], g["reason"], g["corner"]) for g in race["result"]["gains"]
                   if g["step"] >= 0]
         earned = _earned(race, event)

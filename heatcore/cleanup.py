@@ -9,6 +9,7 @@ from heatcore.actions import Discard, Shuffle
 from heatcore.cards import DISCARDABLE, HAND_SIZE, canonical, remove
 from heatcore.errors import IllegalAction
 from heatcore.events import Event, event
+from heatcore.garage.data import is_sponsor
 from heatcore.garage.turn import clear_refreshed
 from heatcore.registry import implements
 from heatcore.rulings import FINISHED_DISCARD_DRAW
@@ -16,6 +17,7 @@ from heatcore.state import NO_CHANGES, RaceState, Stage, Turn
 from heatcore.values import replace
 
 
+@implements("discard.optional", "sponsor.discard", "ruling.sponsor-discarded")
 def discardable(state: RaceState, car: int) -> tuple[str, ...]:
     """The hand's cards that may be discarded (all but Heat and Stress)."""
     return tuple(c for c in state.cars[car].hand if c in DISCARDABLE)
@@ -62,10 +64,29 @@ def enter_replenish(state: RaceState, turn: Turn, events: list[Event]) -> RaceSt
     car = state.cars[turn.car]
     replenish = replace(turn, stage=Stage.REPLENISH)
     if car.play_area:
-        discard = canonical(car.discard + car.play_area)
+        state, spent = spend_sponsors(state, turn.car, car.play_area, events)
+        discard = canonical(car.discard + tuple(c for c in car.play_area if c not in spent))
         return state.with_car(turn.car, replace(car, discard=discard, played=(), flipped=()),
                               turn=replenish)
     return replace(state, turn=replenish)
+
+
+@implements("sponsor.one-time")
+def spend_sponsors(state: RaceState, car: int, area: tuple[str, ...], events: list[Event]
+                   ) -> tuple[RaceState, tuple[str, ...]]:
+    """The Sponsorship cards of the play area ``area`` used up: out of the car's cards into
+    the race's used Sponsorship cards, not to its discard pile. Returns them too."""
+    spent = canonical(c for c in area if is_sponsor(c))
+    garage = state.garage
+    if not spent or garage is None:
+        return state, ()
+    held = list(garage.sponsors)
+    left = remove(held[car], spent)
+    assert left is not None, "a played Sponsorship card is one the car holds"
+    held[car] = left
+    events.append(event("sponsor-used", car, cards=spent))
+    return replace(state, garage=replace(garage, sponsors=tuple(held),
+                                         spent=canonical((*garage.spent, *spent)))), spent
 
 
 @implements("replenish.draw", "event.setup-changes")

@@ -18,6 +18,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    GainSponsor,
     LegendShuffle,
     Plan,
     SectorCooldown,
@@ -53,6 +54,7 @@ from heatcore.slipstream import (
     check_slipstream,
     slipstream_choices,
 )
+from heatcore.sponsorship import check_gain, gain_sponsor
 from heatcore.state import Phase, RaceState, Stage, Turn
 from heatcore.values import replace
 
@@ -96,6 +98,9 @@ def check_action(state: RaceState, action: Action) -> None:
     """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``;
     MalformedInput if it is not an action at all (a string: see ``parse_action``)."""
     require_action(action)
+    if isinstance(action, GainSponsor):
+        check_gain(state, action)
+        return
     if isinstance(action, LegendShuffle):
         check_legend_shuffle(state, action.car, action.order)
         return
@@ -145,6 +150,8 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
     leaves ``state`` as it was, as every state is immutable) if the action is not legal."""
     check_action(state, action)
     events: list[Event] = []
+    if isinstance(action, GainSponsor):
+        return gain_sponsor(state, action, events), tuple(events)
     if isinstance(action, Shuffle):
         state = apply_shuffle(state, action, events)
     elif isinstance(action, LegendShuffle):

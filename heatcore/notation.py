@@ -18,6 +18,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    GainSponsor,
     LegendShuffle,
     Plan,
     SectorCooldown,
@@ -28,7 +29,7 @@ from heatcore.actions import (
 from heatcore.cards import ALL_CARDS, KNOWN_CARDS, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
-from heatcore.garage.data import card_upgrades
+from heatcore.garage.data import card_types, is_sponsor
 from heatcore.garage.data import symbols as garage_symbols
 from heatcore.legends import check_deck_order, colours, legend_cards
 from heatcore.rulings import DEFAULT_RULINGS, SETBACK_CORNER, Rulings, make_rulings
@@ -108,8 +109,13 @@ def parse_action(text: str) -> Action:
         return Slipstream(car, int(rest[0][1:]))
     if verb == "speeds" and rest and all(w.isdigit() for w in rest):
         return ChooseSpeed(car, tuple(int(w) for w in rest))
-    if verb in card_upgrades() and rest:
+    if verb in card_types() and rest:
         return _symbol_action(car, verb, rest, text)
+    if verb == "sponsor" and len(rest) == 1:
+        card = parse_cards(rest, "sponsor.in-hand")[0]
+        if not is_sponsor(card):
+            raise MalformedInput("sponsor.in-hand", f"{card!r} is not a Sponsorship card")
+        return GainSponsor(car, card)
     raise MalformedInput("round.sequence", f"cannot read action {text!r}")
 
 
@@ -189,8 +195,13 @@ def state_to_dict(state: RaceState) -> dict[str, Any]:
         out["legends"] = {"deck": list(state.legends.deck), "card": state.legends.card,
                           "aggressive": state.legends.aggressive}
     if state.garage is not None:
-        out["garage"] = {"owned": [list(o) for o in state.garage.owned],
-                         "used": list(state.garage.used), "salvage": state.garage.salvage}
+        garage: dict[str, Any] = {"owned": [list(o) for o in state.garage.owned],
+                                  "used": list(state.garage.used),
+                                  "salvage": state.garage.salvage}
+        if state.garage.sponsors or state.garage.spent:  # sponsor.in-hand, sponsor.one-time
+            garage["sponsors"] = [list(h) for h in state.garage.sponsors]
+            garage["spent"] = list(state.garage.spent)
+        out["garage"] = garage
     if not state.changes.is_core():
         out["changes"] = changes_to_dict(state.changes)
     if state.out:
@@ -370,13 +381,32 @@ def _garage_from(r: _Reader, modules: tuple[str, ...], count: int) -> Garage | N
         raise MalformedInput("garage.module", "state.garage.owned lists each car's upgrades")
     used = g.get("used")
     if not isinstance(used, list) or not all(
-            isinstance(u, str) and len(u.split()) == 2 and u.split()[0] in card_upgrades()
+            isinstance(u, str) and len(u.split()) == 2 and u.split()[0] in card_types()
             and u.split()[1] in garage_symbols() for u in used):
         raise MalformedInput("garage.symbols-any-order",
                              "state.garage.used lists 'CARD SYMBOL' entries")
     return Garage(tuple(canonical(_Reader({"o": o}, f"state.garage.owned[{i}]").get_cards(
         "o", "garage.module")) for i, o in enumerate(owned)), tuple(sorted(used)),
-        g.get_bool("salvage"))
+        g.get_bool("salvage"), *_sponsors_from(g, count))
+
+
+def _sponsors_from(g: _Reader, count: int
+                   ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """The Sponsorship cards held by each car and those used (sponsor.in-hand,
+    sponsor.one-time); none when the state names none."""
+    if "sponsors" not in g.data and "spent" not in g.data:
+        return (), ()
+    held = g.get("sponsors")
+    if not isinstance(held, list) or len(held) != count:
+        raise MalformedInput("sponsor.in-hand", "state.garage.sponsors lists each car's "
+                             "Sponsorship cards")
+    out = tuple(canonical(_Reader({"h": h}, f"state.garage.sponsors[{i}]").get_cards(
+        "h", "sponsor.in-hand")) for i, h in enumerate(held))
+    spent = canonical(g.get_cards("spent", "sponsor.one-time"))
+    if not all(is_sponsor(c) for c in (*spent, *(c for h in out for c in h))):
+        raise MalformedInput("sponsor.in-hand", "state.garage.sponsors and spent list "
+                             "Sponsorship cards only")
+    return out, spent
 
 
 def state_from_dict(data: Any) -> RaceState:
@@ -455,6 +485,8 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
                           "aggressive": setup.aggressive}
     if setup.upgrades:
         out["upgrades"] = [list(u) for u in setup.upgrades]
+    if setup.sponsors:
+        out["sponsors"] = [list(h) for h in setup.sponsors]
     if not setup.changes.is_core():
         out["changes"] = changes_to_dict(setup.changes)
     return out
@@ -479,7 +511,19 @@ def setup_from_dict(data: Any) -> RaceSetup:
                      road=conditions.road if conditions else (), **legends,
                      rulings=rulings_from(r.data.get("rulings"), "setup.rulings"),
                      upgrades=_setup_upgrades(r, modules),
+                     sponsors=_setup_sponsors(r, players),
                      changes=changes_from(r.data.get("changes"), "setup.changes"))
+
+
+def _setup_sponsors(r: _Reader, players: int) -> tuple[tuple[str, ...], ...]:
+    """Each player's Sponsorship cards drawn into the hand at the start (sponsor.in-hand)."""
+    if "sponsors" not in r.data:
+        return ()
+    raw = r.get("sponsors")
+    if not isinstance(raw, list) or len(raw) != players:
+        raise MalformedInput("sponsor.in-hand", "setup.sponsors must list each player's cards")
+    return tuple(_Reader({"h": h}, f"setup.sponsors[{i}]").get_cards("h", "sponsor.in-hand")
+                 for i, h in enumerate(raw))
 
 
 def _setup_upgrades(r: _Reader, modules: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

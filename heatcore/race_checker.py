@@ -107,6 +107,8 @@ FIELD_RULES: dict[str, tuple[str, ...]] = {
     "deck": ("deck.reshuffle", "replenish.draw", "reveal.stress-flip"),
     "discard": ("replenish.cleanup", "discard.optional", "deck.reshuffle"),
     "played": ("play.card-count", "replenish.cleanup"),
+    "sponsors": ("sponsor.in-hand", "sponsor.one-time", "sponsor.given-at-once"),
+    "spent": ("sponsor.one-time",),
     "flipped": ("reveal.stress-flip", "react.boost", "replenish.cleanup"),
     "supply": ("setup.stress-supply", "ruling.stress-supply", "corner.spin"),
     "round": ("round.sequence",),
@@ -259,6 +261,10 @@ def compare_state(model: RaceModel, state: RaceState) -> None:
     if state.legends is not None:
         differ(None, "legend_deck", state.legends.deck, tuple(model.legend_deck))
         differ(None, "legend_card", state.legends.card, model.legend_card)
+    if state.garage is not None:  # sponsor.in-hand, sponsor.one-time
+        differ(None, "sponsors", tuple(Counter(h) for h in state.garage.sponsors)
+               or tuple(Counter() for _ in state.cars), tuple(model.held))
+        differ(None, "spent", Counter(state.garage.spent), model.spent)
     if state.garage is not None and turn is not None:  # garage.symbols-any-order
         differ(turn.car, "used", state.garage.used, tuple(sorted(turn.used.elements())))
 

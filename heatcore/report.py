@@ -232,6 +232,8 @@ GARAGE_NOTES: dict[str, Callable[[Event], str]] = {
     "scrapped": lambda ev: f"scrap {len(ev.get('cards'))}",
     "salvaged": lambda ev: f"salvage {' '.join(ev.get('cards'))}",
     "refresh-chosen": lambda ev: f"{ev.get('card')} refresh",
+    "sponsor-gained": lambda ev: f"gains Sponsorship card {ev.get('card')}",
+    "sponsor-used": lambda ev: f"{' '.join(ev.get('cards'))} used up (one-time)",
 }
 
 

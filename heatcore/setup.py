@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event, event
-from heatcore.garage.data import garage_deck, in_deck
+from heatcore.garage.data import garage_deck, in_deck, is_sponsor, sponsor_cards
 from heatcore.garage.draft import (
     ALL_DECKS,
     BASIC_DECK,
@@ -82,6 +82,9 @@ class RaceSetup:
     legend_deck: tuple[int, ...] = ()
     aggressive: bool = False
     upgrades: tuple[tuple[str, ...], ...] = ()
+    #: Championship: each player's Sponsorship cards drawn before the race, put into the
+    #: hand before it is filled (sponsor.in-hand); ``()`` for none. Kept ones are in the deck.
+    sponsors: tuple[tuple[str, ...], ...] = ()
 
     @property
     def cars(self) -> int:
@@ -159,10 +162,32 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
     check_changes(setup.changes, track)
     core = starting_cards(track, setup.weather if setup.conditions else None,
                           setup.changes).deck
+    check_sponsors(setup)
     for index, deck in enumerate(setup.decks):
         expected = Counter(garage_deck(core, setup.upgrades[index]) if setup.upgrades else core)
-        if Counter(deck) != expected:
+        if Counter(c for c in deck if not is_sponsor(c)) != expected:
             raise MalformedInput("setup.deck", f"deck of P{index + 1} is not the starting deck")
+
+
+@implements("sponsor.in-hand", "sponsor.deck")
+def check_sponsors(setup: RaceSetup) -> None:
+    """MalformedInput unless the Sponsorship cards of the setup (start cards and cards kept
+    in the decks) come with the Garage module, fit the box, and the start cards fit the hand."""
+    held = [*(c for h in setup.sponsors for c in h),
+            *(c for d in setup.decks for c in d if is_sponsor(c))]
+    if not held and not setup.sponsors:
+        return
+    if GARAGE not in setup.modules:
+        raise MalformedInput("sponsor.in-hand", "Sponsorship cards need module 'garage'")
+    if setup.sponsors and len(setup.sponsors) != setup.players:
+        raise MalformedInput("sponsor.in-hand", "setup.sponsors must list each player's cards")
+    if not all(is_sponsor(c) for h in setup.sponsors for c in h):
+        raise MalformedInput("sponsor.in-hand", "setup.sponsors lists Sponsorship cards only")
+    box = Counter({t: s.copies for t, s in sponsor_cards().items()})
+    if Counter(held) - box:
+        raise MalformedInput("sponsor.deck", "more Sponsorship cards than the box holds")
+    if any(len(h) > setup.changes.hand for h in setup.sponsors):
+        raise MalformedInput("sponsor.in-hand", "more start Sponsorship cards than the hand holds")
 
 
 @implements("setup.players", "setup.track-laps", "ruling.lap-count", "setup.deck",
@@ -183,8 +208,10 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
             cars[index] = legend_car(colours()[index - setup.players], position, racing)
             continue
         deck = setup.decks[index]
+        first = setup.sponsors[index] if setup.sponsors else ()  # sponsor.in-hand
+        fill = hand - len(first)
         cars[index] = Car(position=position, racing_line=racing, gear=1, engine=cards.engine,
-                          hand=canonical(deck[:hand]), deck=tuple(deck[hand:]),
+                          hand=canonical((*first, *deck[:fill])), deck=tuple(deck[fill:]),
                           discard=cards.discard)
     supply = BOX_STRESS - setup.players * cards.stress
     events = [event("race-started", None, track=track.id, laps=setup.laps,
@@ -198,10 +225,20 @@ def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
                       legends=LegendDeck(setup.legend_deck, None, setup.aggressive)
                       if LEGENDS in setup.modules else None, rulings=setup.rulings,
                       garage=Garage(tuple(canonical(tuple(in_deck(u) for u in ups))
-                                          for ups in setup.upgrades) + ((),) * setup.legends)
+                                          for ups in setup.upgrades) + ((),) * setup.legends,
+                                    sponsors=_held_sponsors(setup))
                       if GARAGE in setup.modules else None, changes=setup.changes)
     state = start_round(state, events)
     return state, tuple(events)
+
+
+def _held_sponsors(setup: RaceSetup) -> tuple[tuple[str, ...], ...]:
+    """Each car's Sponsorship cards at the start: its start cards and those in its deck;
+    ``()`` when no car holds any (sponsor.in-hand)."""
+    held = tuple(canonical((*(setup.sponsors[i] if setup.sponsors else ()),
+                            *(c for c in setup.decks[i] if is_sponsor(c))))
+                 for i in range(setup.players)) + ((),) * setup.legends
+    return held if any(held) else ()
 
 
 def random_setup(track_id: str, players: int, rng: random.Random,

@@ -108,11 +108,20 @@ class LegendDeck:
 class Garage:
     """Garage module: the upgrade cards each car owns (deck tokens, canonical; a Heat
     upgrade is ``H``), the symbols used this turn (``"G12 cooldown"``, sorted, one entry per
-    use) and whether the awaited shuffle is a Salvage's (the deck alone is shuffled)."""
+    use), whether the awaited shuffle is a Salvage's (the deck alone is shuffled), and the
+    Championship's Sponsorship cards held and used."""
 
     owned: tuple[tuple[str, ...], ...]
     used: tuple[str, ...] = ()
     salvage: bool = False
+    #: Championship: the Sponsorship cards each car holds (in any of its piles, canonical;
+    #: ``()`` when no car holds any) and those used in this race (sponsor.one-time).
+    sponsors: tuple[tuple[str, ...], ...] = ()
+    spent: tuple[str, ...] = ()
+
+    def held(self, car: int) -> tuple[str, ...]:
+        """The Sponsorship cards ``car`` holds (sponsor.in-hand)."""
+        return self.sponsors[car] if self.sponsors else ()
 
 
 @dataclass(frozen=True, slots=True)

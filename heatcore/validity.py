@@ -7,11 +7,13 @@ from enum import Flag, auto
 
 from heatcore.cards import BOX_STRESS, HEAT, KNOWN_CARDS, STRESS, canonical, fixed_cards
 from heatcore.errors import InvalidState
+from heatcore.garage.data import is_sponsor, sponsor_cards
 from heatcore.garage.turn import garage_cards
 from heatcore.planning import HIGHEST_GEAR, LOWEST_GEAR
+from heatcore.registry import implements
 from heatcore.rounds import standing
 from heatcore.rulings import STRESS_SUPPLY
-from heatcore.state import Phase, RaceState, Stage
+from heatcore.state import Garage, Phase, RaceState, Stage
 from heatcore.weather import heat_per_car, stress_per_deck
 
 
@@ -51,6 +53,15 @@ RULE_OF: dict[Problem, str] = {
 }
 
 
+@implements("sponsor.deck", "sponsor.one-time")
+def sponsors_fit(garage: Garage) -> bool:
+    """Whether the Sponsorship cards held and used in the race fit the box (the rest are in
+    the Sponsorship deck, outside the race), each of them a Sponsorship card."""
+    cards = [*garage.spent, *(c for h in garage.sponsors for c in h)]
+    box = Counter({t: s.copies for t, s in sponsor_cards().items()})
+    return all(is_sponsor(c) for c in cards) and not Counter(cards) - box
+
+
 def _cards_problems(state: RaceState) -> Problem:
     found = Problem.NONE
     fixed = fixed_cards()
@@ -76,6 +87,8 @@ def _cards_problems(state: RaceState) -> Problem:
             found |= Problem.STRESS_COUNT
         if car.hand != canonical(car.hand) or car.discard != canonical(car.discard):
             found |= Problem.NOT_CANONICAL
+    if state.garage is not None and not sponsors_fit(state.garage):
+        found |= Problem.CARD_COUNT
     unlimited = state.rulings.chose(STRESS_SUPPLY, "unlimited")  # ruling.stress-supply
     if stress_total != BOX_STRESS or (state.supply < 0 and not unlimited):
         found |= Problem.STRESS_COUNT

@@ -1,42 +1,59 @@
 """Copying the engine's immutable values with some fields changed.
 
 States, cars and turns are frozen slots dataclasses. ``dataclasses.replace`` rebuilds one
-through its ``__init__`` after looking up every field's metadata; the engine does this
-several times per action, so this module offers the same operation done directly: read
-every slot at once, copy them into a new object, then set the changed ones. The result is
-equal to ``dataclasses.replace``'s (no engine value class has a ``__post_init__``).
+through its ``__init__`` after looking up every field's metadata, and a frozen class sets
+each field through ``object.__setattr__``; the engine copies values several times per
+action, so this module offers the same operation done directly. Each class gets a copier,
+written out slot by slot once (its source is built from the class's slot names): it fills a
+new object of a plain *twin* class with the same slots (a plain attribute store, several
+times faster than ``object.__setattr__``), sets the changed fields, then makes the object an
+instance of the class (``__class__`` assignment, which CPython allows between classes of the
+same slot layout; a class where it is refused gets a copier through ``object.__setattr__``).
+The result is equal to ``dataclasses.replace``'s (no engine value class has a
+``__post_init__``); ``tests/test_values.py`` compares the two.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from operator import attrgetter
 from typing import Any, TypeVar
 
 Value = TypeVar("Value")
 
-_new = object.__new__
-_set = object.__setattr__
 
-
-@cache
-def _slots(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
-    """The field names of a slots dataclass and a getter of all their values (a tuple)."""
-    names: tuple[str, ...] = tuple(cls.__slots__)  # type: ignore[attr-defined]
-    if len(names) == 1:
-        return names, lambda value: (getattr(value, names[0]),)
-    return names, attrgetter(*names)
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """``(value, changes) -> copy`` for the frozen slots class ``cls``: every slot (its
+    bases' too) copied, then each change set over it (a name that is not a slot raises
+    AttributeError)."""
+    names = [name for base in reversed(cls.__mro__) for name in vars(base).get("__slots__", ())]
+    assert all(name.isidentifier() for name in names)
+    twin = type(cls.__name__, (), {"__slots__": tuple(names)})
+    probe: Any = object.__new__(twin)
+    try:
+        probe.__class__ = cls
+    except TypeError:  # another layout (a base class with slots): set through object
+        lines = ["def copy(value, changes):", "    new = new_object(cls)"]
+        lines += [f"    set(new, {name!r}, value.{name})" for name in names]
+        lines += ["    for name, changed in changes.items():", "        set(new, name, changed)"]
+    else:
+        lines = ["def copy(value, changes):", "    new = new_object(twin)"]
+        lines += [f"    new.{name} = value.{name}" for name in names]
+        lines += ["    for name, changed in changes.items():",
+                  "        setattr(new, name, changed)", "    new.__class__ = cls"]
+    namespace: dict[str, Any] = {"cls": cls, "twin": twin, "new_object": object.__new__,
+                                 "set": object.__setattr__}
+    exec("\n".join([*lines, "    return new"]), namespace)  # source: the slot names only
+    copy: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
+    return copy
 
 
 def replace(value: Value, **changes: Any) -> Value:
     """A copy of the frozen slots dataclass ``value`` with ``changes`` applied
     (an unknown field name raises AttributeError)."""
-    cls: type = type(value)
-    names, get_all = _slots(cls)
-    new: Value = _new(cls)
-    for name, field_value in zip(names, get_all(value), strict=True):
-        _set(new, name, field_value)
-    for name, field_value in changes.items():
-        _set(new, name, field_value)
+    cls = type(value)
+    copy = _COPIERS.get(cls) or _COPIERS.setdefault(cls, _copier(cls))
+    new: Value = copy(value, changes)
     return new
+
+
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}

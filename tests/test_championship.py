@@ -328,12 +328,15 @@ def test_a_season_plays_to_standings_and_replays_from_its_log(year: int) -> None
 
 
 @pytest.mark.rules("championship.carry-over", "championship.garage-round", "sponsor.deck",
-                   "sponsor.given-at-once")
+                   "sponsor.given-at-once", "sponsor.carry-over", "ruling.sponsor-carry-over",
+                   "ruling.sponsor-used-return")
 def test_every_card_is_accounted_for_across_races() -> None:
     box = Counter(full_pool())
+    carried = used = 0
     for year in (1961, 1962, 1963):
         champ = played(year, 3)
         held: Counter[str] = Counter()
+        held_by: list[Counter[str]] = [Counter() for _ in range(3)]
         kept: list[Counter[str]] = [Counter() for _ in range(3)]
         for result in champ.races:
             ups = result.race.setup.upgrades
@@ -342,12 +345,21 @@ def test_every_card_is_accounted_for_across_races() -> None:
                 assert sum((owned - Counter(ups[index])).values()) <= (
                     1 if result.garage.swap and index == result.race.setup.grid[-1] else 0)
                 kept[index] = Counter(ups[index])
+            for index, deck in enumerate(result.race.setup.decks):  # kept sponsors in it
+                assert Counter(deck) == Counter(expected_deck(result.season_race, ups[index])) \
+                    + held_by[index]
             given = Counter(g.card for g in result.gains if g.card is not None)
-            held += given
+            final = result.race.final.garage
+            assert final is not None
+            spent = Counter(final.spent)  # sponsor.one-time: used up, back to the deck after
+            held = held + given - spent
             assert Counter(c for h in result.sponsors.held for c in h) == held
             assert len(result.sponsors.deck) + sum(held.values()) == 35
-            for index, deck in enumerate(result.race.setup.decks):
-                assert sorted(deck) == sorted(expected_deck(result.season_race, ups[index]))
+            held_by = [Counter(h) for h in result.sponsors.held]
+            carried += sum(sum(h.values()) for h in held_by) if result.number < len(
+                champ.races) else 0
+            used += sum(spent.values())
+    assert carried and used, "the control: some sponsors are kept and some used up"
 
 
 @pytest.mark.rules("championship.season")
@@ -562,7 +574,10 @@ def test_the_rulebook_page_lists_every_season_event_and_sponsor() -> None:
         for race in plan.races:
             assert f"{race.event.id}: {race.event.title}" in page
     assert all(t.name in page for t in sponsor_types().values())
-    assert "cannot be played in a race" in page
+    for token in sponsor_types():  # each card drawn as its own table, with its symbols
+        assert f".. list-table:: {token}: " in page
+    assert "Cooldown 2" in page and "Slipstream +2" in page and "Adjust +1" in page
+    assert "``sponsor.one-time``" in page and "``sponsor.in-hand``" in page
 
 
 @pytest.mark.rules("championship.season", "press.sponsor", "event.setup-changes")

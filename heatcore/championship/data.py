@@ -18,7 +18,8 @@ from heatcore.registry import implements, spec_dir
 BETWEEN_RACES = frozenset({
     "championship.season", "championship.points", "championship.standings",
     "championship.grid", "championship.carry-over", "championship.garage-round",
-    "sponsor.deck", "sponsor.race-start",
+    "sponsor.deck", "sponsor.race-start", "sponsor.carry-over", "ruling.sponsor-carry-over",
+    "ruling.sponsor-used-return",
     "sponsor.given-at-once", "press.corners", "press.sponsor", "event.grandstand",
     "event.speed-record", "event.corruption", "event.title-sponsor", "event.live-tv",
     "ruling.championship-ties", "ruling.press-corner-limit", "ruling.sponsor-deck-empty",

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from heatcore.championship.data import EventCard, events, points_table, seasons, sponsor_types
+from heatcore.garage.cards_page import card_table
+from heatcore.garage.data import sponsor_cards
 from heatcore.track import load_track
 
 
@@ -57,9 +59,21 @@ def page_rst() -> str:
     out.append(_table("Championship points", ("Place", "Points"),
                       [(str(i), str(p)) for i, p in enumerate(points_table(), start=1)]
                       + [("7 and below, or eliminated", "0")]))
-    out.append("What heatcore's championship does not play yet: Sponsorship cards are given, "
-               "kept and accounted for but cannot be played in a race; an eliminated car "
-               "scores 0 and ranks last but stays on the track until it finishes. The weather "
-               "module is played on request (``heatcore championship --weather``): a weather "
-               "token and road tokens drawn for every race.\n")
+    out.append("Each Sponsorship card as a race plays it (``sponsor.play``): a card of the "
+               "hand with the Garage's symbols, used once (``sponsor.one-time``).\n\n")
+    for token, card in sponsor_cards().items():
+        out.append(card_table(card, f"{token}: {sponsor_types()[token].name} (one-time)"))
+    out.append("How a race plays them: the cards an event gives at the start are put into the "
+               "hand before it is filled from the deck (``sponsor.in-hand``); a card earned "
+               "during a race goes into the hand at once, when the turn reaches its discard "
+               "step (``ruling.sponsor-gained-timing``; in a race log the input "
+               "``P2 sponsor S83``); a played card leaves for the race's used cards instead of "
+               "the discard pile (``sponsor.one-time``) and goes back into the Sponsorship deck "
+               "before the next race (``ruling.sponsor-used-return``); an unplayed card may be "
+               "discarded to the player's own discard pile (``sponsor.discard``); the cards "
+               "still held at the end are shuffled into the player's deck of the next race "
+               "(``sponsor.carry-over``). An eliminated car leaves the track at its spin "
+               "(``event.sponsor-withdraws``). The weather module is played on request "
+               "(``heatcore championship --weather``): a weather token and road tokens drawn "
+               "for every race.\n")
     return "".join(out)

@@ -3,8 +3,10 @@ standings after it."""
 
 from __future__ import annotations
 
+from heatcore.actions import Plan
 from heatcore.championship.press import press_corners
 from heatcore.championship.season import Championship, RaceResult
+from heatcore.garage.data import is_sponsor
 from heatcore.state import car_name
 from heatcore.track import load_track
 
@@ -37,6 +39,11 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
     for gain in result.gains:
         when = "before the start" if gain.step < 0 else f"action {gain.step + 1}"
         lines.append(f"  {when}: {gain}")
+    played = [(a.car, c) for a in result.race.actions if isinstance(a, Plan)
+              for c in a.cards if is_sponsor(c)]
+    if played:  # sponsor.play, sponsor.one-time
+        lines.append("  sponsors played (used up): "
+                     + ", ".join(f"{car_name(car)} {card}" for car, card in played))
     lines.append(f"  rounds: {result.race.final.round}, actions: {len(result.race.actions)}")
     if result.eliminated:
         lines.append(f"  eliminated (spun out, taken off the track): "

@@ -9,25 +9,27 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from heatcore.actions import Action
+from heatcore.actions import Action, GainSponsor
 from heatcore.championship.changes import apply_changes, changes_of
 from heatcore.championship.data import EventCard, Season, SeasonRace, season
 from heatcore.championship.garage import GarageRound, apply_round, full_pool, play_round
 from heatcore.championship.sponsors import (
     Gain,
     Sponsors,
+    after_race,
     give,
     new_sponsors,
     race_start,
     reorder,
     shuffle_order,
+    start_cards,
 )
 from heatcore.championship.standings import next_grid, race_points, result_order, standings
 from heatcore.championship.watch import RaceWatch
-from heatcore.driver import Policy, Race, greedy_policy, play
-from heatcore.engine import apply
+from heatcore.driver import MAX_ACTIONS, Policy, Race, greedy_policy, random_shuffle
+from heatcore.engine import apply, legal_actions
 from heatcore.errors import MalformedInput
 from heatcore.events import Event
 from heatcore.garage.data import garage_deck
@@ -36,11 +38,6 @@ from heatcore.setup import MAX_PLAYERS, MIN_PLAYERS, RaceSetup, start_race
 from heatcore.state import Conditions, RaceState
 from heatcore.track import load_track
 from heatcore.weather import GARAGE, WEATHER, road_bag, starting_cards, weather_tokens
-
-#: A callback of the race loop: state before, action, state after, events.
-OnStep = Callable[[RaceState, Action, RaceState, tuple[Event, ...]], None]
-#: Plays (or replays) one race from its setup, calling back after each action.
-Runner = Callable[[RaceSetup, OnStep], Race]
 
 
 @dataclass(frozen=True)
@@ -134,26 +131,76 @@ def draw_conditions(race: SeasonRace, rng: random.Random) -> Conditions:
     return Conditions(weather, tuple(bag[:len(load_track(race.track).corners)]))
 
 
+#: Chooses the next action of a race: the state, and the Sponsorship card due now (a
+#: ``GainSponsor`` the championship gives, or None).
+Chooser = Callable[[RaceState, Action | None], Action]
+
+
+@implements("sponsor.given-at-once", "sponsor.in-hand", "ruling.sponsor-gained-timing")
+def _race(setup: RaceSetup, choose: Chooser, watch: RaceWatch,
+          give_due: Callable[[], list[Action]]) -> Race:
+    """One race played by ``choose``, the Sponsorship cards the watch's claims earn put into
+    the race as they are earned (``give_due`` draws them: GainSponsor actions)."""
+    state, start_events = start_race(setup)
+    actions: list[Action] = []
+    events: list[tuple[Event, ...]] = []
+    due: list[Action] = []
+
+    def do(action: Action) -> None:
+        nonlocal state
+        after, evs = apply(state, action)
+        watch.step(len(actions), state, after, evs)
+        actions.append(action)
+        events.append(evs)
+        state = after
+        if not isinstance(action, GainSponsor):
+            due.extend(give_due())
+
+    while len(actions) < MAX_ACTIONS:
+        if due:
+            do(choose(state, due.pop(0)))
+            continue
+        if state.is_over():
+            watch.finish(len(actions) - 1)
+            due.extend(give_due())
+            if not due:
+                break
+            continue
+        do(choose(state, None))
+    if not state.is_over():  # stopped at MAX_ACTIONS: close the turn in progress
+        watch.finish(len(actions) - 1)
+    return Race(setup, tuple(actions), tuple(events), start_events, state)
+
+
 def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ...]],
          setup: RaceSetup, order: tuple[str, ...], sponsors: Sponsors, totals: tuple[int, ...],
-         runner: Runner) -> RaceResult:
-    """One race of the championship, played or replayed by ``runner``."""
+         choose: Chooser) -> RaceResult:
+    """One race of the championship, played or replayed by ``choose``: the start cards
+    into the hands, the cards earned into the race at once, the used ones back to the deck
+    after it."""
     sponsors = reorder(sponsors, order)
     sponsors, gains = race_start(sponsors, setup.grid, race.event.sponsors)
+    setup = replace(setup, sponsors=start_cards(gains, setup.players))
     watch = RaceWatch(start_race(setup)[0], race.event)
-    index = [0]
+    earned: list[Gain] = []
+    box = [sponsors]
+    taken = [0]
 
-    def on_step(before: RaceState, action: Action, after: RaceState,
-                events: tuple[Event, ...]) -> None:
-        watch.step(index[0], before, after, events)
-        index[0] += 1
+    def give_due() -> list[Action]:
+        out: list[Action] = []
+        for claim in watch.claims[taken[0]:]:
+            box[0], gain = give(box[0], claim.car, claim.reason, claim.step, claim.corner)
+            earned.append(gain)
+            if gain.card is not None:
+                out.append(GainSponsor(claim.car, gain.card))
+        taken[0] = len(watch.claims)
+        return out
 
-    played = runner(setup, on_step)
-    watch.finish(index[0] - 1)
-    earned = []
-    for claim in watch.claims:
-        sponsors, gain = give(sponsors, claim.car, claim.reason, claim.step, claim.corner)
-        earned.append(gain)
+    played = _race(setup, choose, watch, give_due)
+    final = played.final
+    held = final.garage.sponsors if final.garage is not None else ()
+    spent = final.garage.spent if final.garage is not None else ()
+    sponsors = after_race(box[0], tuple(held[:setup.players]), spent)
     eliminated = played.final.out  # event.sponsor-withdraws: the race took them off
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)
@@ -163,12 +210,15 @@ def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ..
                       sponsors)
 
 
+@implements("sponsor.carry-over", "ruling.sponsor-carry-over")
 def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
-                    conditions: Conditions | None, rng: random.Random
-                    ) -> tuple[tuple[str, ...], ...]:
+                    conditions: Conditions | None, rng: random.Random,
+                    kept: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """Each player's deck: the race's cards, its upgrades and its kept Sponsorship cards
+    (sponsor.carry-over, ruling.sponsor-carry-over), shuffled by ``rng``."""
     decks = []
-    for ups in upgrades:
-        deck = list(expected_deck(race, ups, conditions.weather if conditions else None))
+    for ups, mine in zip(upgrades, kept, strict=True):
+        deck = [*expected_deck(race, ups, conditions.weather if conditions else None), *mine]
         rng.shuffle(deck)
         decks.append(tuple(deck))
     return tuple(decks)
@@ -199,12 +249,17 @@ def play_championship(year: int, players: int, seed: int, policy: Policy = greed
         order = shuffle_order(sponsors, rng)
         conditions = draw_conditions(race, rng) if weather else None
         setup = race_setup(race, players, grid, upgrades,
-                           _shuffled_decks(race, upgrades, conditions, rng), conditions)
+                           _shuffled_decks(race, upgrades, conditions, rng, sponsors.held),
+                           conditions)
 
-        def runner(s: RaceSetup, on_step: OnStep) -> Race:
-            return play(s, policy, rng, on_step)
+        def choose(state: RaceState, due: Action | None) -> Action:
+            if due is not None:
+                return due
+            if state.is_chance():
+                return random_shuffle(state, rng)
+            return policy(state, legal_actions(state), rng)
 
-        result = _run(number, race, (rnd, pool), setup, order, sponsors, totals, runner)
+        result = _run(number, race, (rnd, pool), setup, order, sponsors, totals, choose)
         results.append(result)
         if progress is not None:
             progress(result)
@@ -233,23 +288,29 @@ def replay_race(number: int, race: SeasonRace, setup: RaceSetup, actions: list[A
         ("modules", setup.modules == want.modules), ("upgrades", setup.upgrades == upgrades),
         ("grid", expected_grid is None or setup.grid == expected_grid),
         ("decks", all(Counter(d) == Counter(expected_deck(
-            race, u, conditions.weather if conditions else None))
-                      for d, u in zip(setup.decks, upgrades, strict=True)))) if not ok]
+            race, u, conditions.weather if conditions else None)) + Counter(kept)
+                      for d, u, kept in zip(setup.decks, upgrades, sponsors.held,
+                                            strict=True)))) if not ok]
     if problems:
         raise MalformedInput("championship.season", f"race {number}: the logged setup's "
                              f"{', '.join(problems)} differ from what the championship makes")
 
-    def runner(s: RaceSetup, on_step: OnStep) -> Race:
-        state, start_events = start_race(s)
-        events = []
-        for action in actions:
-            after, evs = apply(state, action)
-            on_step(state, action, after, evs)
-            events.append(evs)
-            state = after
-        return Race(s, tuple(actions), tuple(events), start_events, state)
+    logged = iter(actions)
 
-    return _run(number, race, (rnd, pool), want, order, sponsors, totals, runner)
+    def choose(state: RaceState, due: Action | None) -> Action:
+        action = next(logged, None)
+        if action is None or (due is not None and action != due) or (
+                due is None and isinstance(action, GainSponsor)):
+            raise MalformedInput("sponsor.given-at-once", f"the log has "
+                                 f"{action or 'no more actions'} where the championship "
+                                 f"gives {due or 'no Sponsorship card'}")
+        return action
+
+    result = _run(number, race, (rnd, pool), want, order, sponsors, totals, choose)
+    if len(result.race.actions) != len(actions) or setup.sponsors != result.race.setup.sponsors:
+        raise MalformedInput("sponsor.race-start", "the logged race's start Sponsorship "
+                             "cards or its length differ from the championship's")
+    return result
 
 
 def season_of(year: int) -> Season:

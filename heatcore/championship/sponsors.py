@@ -90,6 +90,24 @@ def give(sponsors: Sponsors, car: int, reason: str, step: int, corner: int = 0
     return sponsors, Gain(car, card, reason, step, corner)
 
 
+@implements("sponsor.race-start", "sponsor.in-hand")
+def start_cards(gains: tuple[Gain, ...], players: int) -> tuple[tuple[str, ...], ...]:
+    """Each player's cards drawn before the race (put in the hand first); ``()`` for none."""
+    cards = tuple(tuple(g.card for g in gains if g.car == p and g.card is not None)
+                  for p in range(players))
+    return cards if any(cards) else ()
+
+
+@implements("sponsor.one-time", "sponsor.carry-over", "ruling.sponsor-used-return")
+def after_race(sponsors: Sponsors, held: tuple[tuple[str, ...], ...],
+               spent: tuple[str, ...]) -> Sponsors:
+    """After a race: each player keeps the cards it still holds; the used ones go back into
+    the deck (shuffled with it before the next race)."""
+    players = len(sponsors.held)
+    kept = tuple(tuple(sorted(held[p])) if held else () for p in range(players))
+    return Sponsors(tuple(sorted((*sponsors.deck, *spent))), kept)
+
+
 def accounted(sponsors: Sponsors) -> bool:
     """Whether deck and held cards together are exactly the box (sponsor.deck)."""
     return Counter(sponsors.deck) + Counter(c for h in sponsors.held for c in h) \

@@ -1,7 +1,7 @@
 """What a car earns during a race: the Sponsorship claims of each turn (press corners and the
 event's rule), read from the race's steps as they are played or
-replayed. Claims are settled at the end of the turn that earns them, in turn order
-(sponsor.given-at-once)."""
+replayed. Claims are settled when the turn that earns them reaches its discard step (or ends without
+one), in turn order (sponsor.given-at-once, ruling.sponsor-gained-timing)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from heatcore.championship.data import EventCard
 from heatcore.championship.press import pays_press, press_corners
 from heatcore.events import Event
 from heatcore.registry import implements
-from heatcore.state import RaceState
+from heatcore.state import RaceState, Stage
 
 #: How many cars the grandstand pays for completing lap 1 (event.grandstand).
 GRANDSTAND_PLACES = 3
@@ -75,6 +75,11 @@ class RaceWatch:
                 self._take(ev)
             if ev.kind in ("moved", "spun-out") and ev.car is not None:
                 self.positions[ev.car] = int(ev.get("position"))
+        # ruling.sponsor-gained-timing: the corner check is over once the turn awaits its
+        # discard, so the turn's cards are given then (in time for that discard)
+        if self.turn is not None and after.turn is not None \
+                and after.turn.car == self.turn.car and after.turn.stage is Stage.DISCARD:
+            self._close(index)
 
     def finish(self, index: int) -> None:
         """The race is over (or stopped): close the turn in progress."""
@@ -96,6 +101,7 @@ class RaceWatch:
             turn.spun = True
 
     @implements("sponsor.given-at-once", "press.sponsor", "event.grandstand",
+                "ruling.sponsor-gained-timing",
                 "event.speed-record", "event.live-tv",
                 "ruling.event-pass-count", "ruling.event-speed-moment")
     def _close(self, index: int) -> None:

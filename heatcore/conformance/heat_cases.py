@@ -823,7 +823,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     (``steered.*``), then the Z3 miner's witnesses (``mined.*``, mined in a subprocess
     while the others are built). ``stage`` is told each stage of :data:`CASE_STAGES` as it
     starts."""
-    from heatcore.conformance.heat_championship_cases import championship_cases
+    from heatcore.conformance.heat_championship_cases import championship_cases, sponsor_cases
     from heatcore.conformance.heat_mined import MinedCases
     from heatcore.conformance.heat_module_cases import (
         crafted_rule_cases,
@@ -861,6 +861,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         legend_cases(builder.add)
         garage_cases(builder.add)
         championship_cases(builder.add)
+        sponsor_cases(builder.add)
         regression_cases(binding, builder.add)
         mined_legend_cases(binding, builder.add)
         mined_module_cases(builder.add)

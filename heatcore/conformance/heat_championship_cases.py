@@ -3,9 +3,11 @@ races set up as a championship's third race is (the Garage module with three upg
 here from a quick start; the event's laps, Heat, Stress and hand size), three per event rule
 whose change a race shows.
 
-The rules a championship settles around its races (sponsors, press corners, points,
-standings, the grid: :data:`heatcore.championship.data.BETWEEN_RACES`) are not carried by
-the race protocol; the championship log and its independent check test them."""
+The Sponsorship cards of a race (in the hand, played, used up, discarded, given during the
+race by the ``sponsor`` input) are cut from the races of seeded championships. The rules a
+championship settles around its races (the deck and who earns a card, press corners,
+points, standings, the grid: :data:`heatcore.championship.data.BETWEEN_RACES`) are not
+carried by the race protocol; the championship log and its independent check test them."""
 
 from __future__ import annotations
 
@@ -111,3 +113,100 @@ def championship_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) ->
     module_cases(add, ("championship",), CHAMPIONSHIP_TESTS, "crace", championship_race,
                  CHAMPIONSHIP_SEEDS)
 
+
+
+# ---------------------------------------------------------------- Sponsorship cards
+
+#: Seeds of the championships whose races the Sponsorship cases are cut from.
+SPONSOR_SEEDS = range(3100, 3140)
+
+
+def sponsor_race(seed: int) -> RandomRace:
+    """One race of a championship played from ``seed`` (season, players, race and policy
+    from the seed), recorded step by step with its Sponsorship cards: the start cards in
+    the hands, the cards given during the race (``sponsor`` steps, whose legal actions are
+    those of the decision still awaited) and the cards played and used up."""
+    from heatcore.championship.season import play_championship
+    from heatcore.engine import apply, legal_actions
+    from heatcore.notation import event_to_dict, setup_to_dict, state_to_dict
+    from heatcore.setup import start_race
+
+    year = 1961 + seed % 3
+    players = 2 + (seed // 3) % 5
+    policy = greedy_policy if seed % 2 else random_policy
+    champ = play_championship(year, players, seed, policy)
+    race = champ.races[(seed // 2) % len(champ.races)]
+    state, _ = start_race(race.race.setup)
+    start = before = state_to_dict(state)
+    steps = []
+    for action in race.race.actions:
+        legal = [] if state.is_chance() else [str(a) for a in legal_actions(state)]
+        state, events = apply(state, action)
+        after = state_to_dict(state)
+        steps.append(Step(before, str(action), after, [event_to_dict(e) for e in events],
+                          legal))
+        before = after
+    label = (f"{year} race {race.number} ({race.season_race.track}), {players} cars, "
+             f"{policy.__name__}")
+    return RandomRace(seed, label, start, steps, setup_to_dict(race.race.setup))
+
+
+def _sponsor_in_hand(step: Step, state: RaceState) -> bool:
+    """A plan awaited from a car holding a Sponsorship card in its hand."""
+    return state.turn is None and not state.is_chance() and state.phase.value == "plan" \
+        and any(c.startswith("S8") for c in state.cars[state.order[state.cursor]].hand)
+
+
+def _revealed_sponsor(step: Step, state: RaceState) -> bool:
+    """A Sponsorship card revealed: its speed counts (with its symbols)."""
+    return any(e["kind"] == "revealed" and any(c.startswith("S8") for c in e["cards"])
+               for e in step.events)
+
+
+def _used(step: Step, state: RaceState) -> bool:
+    """A played Sponsorship card leaves the play area, used up."""
+    return any(e["kind"] == "sponsor-used" for e in step.events)
+
+
+def _discards_sponsor(step: Step, state: RaceState) -> bool:
+    """A car discards an unplayed Sponsorship card in step 8."""
+    words = step.action.split()
+    return words[1] == "discard" and any(c.startswith("S8") for c in words[2:])
+
+
+def _gains_at_discard(step: Step, state: RaceState) -> bool:
+    """A card given to the acting car while its discard is awaited."""
+    return step.action.split()[1] == "sponsor" and state.turn is not None \
+        and state.turn.stage.value == "discard" and step.action.startswith(
+            f"P{state.turn.car + 1} ")
+
+
+def _gains(step: Step, state: RaceState) -> bool:
+    """A Sponsorship card given during the race goes into the hand."""
+    return step.action.split()[1] == "sponsor"
+
+
+#: The Sponsorship rules a race shows.
+SPONSOR_TESTS: dict[str, tuple[str, Test, bool]] = {
+    "sponsor.in-hand": ("A championship race: a car holding a Sponsorship card plans",
+                        _sponsor_in_hand, True),
+    "sponsor.play": ("A championship race: a Sponsorship card revealed counts its speed",
+                     _revealed_sponsor, False),
+    "sponsor.one-time": ("A championship race: a played Sponsorship card is used up at the "
+                         "cleanup, not discarded", _used, False),
+    "sponsor.discard": ("A championship race: an unplayed Sponsorship card discarded to the "
+                        "player's discard pile", _discards_sponsor, False),
+    "ruling.sponsor-discarded": ("A championship race: a discarded Sponsorship card stays "
+                                 "the player's", _discards_sponsor, False),
+    "ruling.sponsor-gained-timing": ("A championship race: a card earned in the turn goes "
+                                     "into the hand while its discard is awaited",
+                                     _gains_at_discard, False),
+    "sponsor.given-at-once": ("A championship race: a Sponsorship card earned is put into "
+                              "the hand at once", _gains, False),
+}
+
+
+def sponsor_cases(add: Callable[[str, str, str, JSON, JSON, str], None]) -> None:
+    """Cut the Sponsorship rules' cases from seeded championship races, three per rule."""
+    module_cases(add, ("championship",), SPONSOR_TESTS, "sponsor", sponsor_race,
+                 SPONSOR_SEEDS)

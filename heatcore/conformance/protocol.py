@@ -20,12 +20,12 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from heatcore.conformance import CORE_PROTOCOL, PROTOCOLS
 from heatcore.conformance.binding import JSON, Binding, Rejected
-from heatcore.conformance.jsontext import compact
+from heatcore.conformance.jsontext import compact, compact_line
 from heatcore.conformance.schema import SchemaError, check
 
 OPS = ("start", "setup", "load", "legal", "apply", "stop")
@@ -316,25 +316,94 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         return _error(rejected.kind, rejected.message, rejected.rule)
 
 
-def serve(binding: Binding, stdin: IO[str], stdout: IO[str],
+#: The most replies, and reply bytes, kept before they are written: a client that sends many
+#: requests at once gets its first replies while the server works on the rest.
+_PENDING_REPLIES, _PENDING_BYTES = 16, 1 << 16
+
+
+def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes],
           choose: Callable[[str], Binding | None] | None = None) -> int:
     """Answer requests line by line until ``stop`` or end of input; ``choose`` (if given)
-    picks the binding of the ruleset a ``start`` request names (None: keep ``binding``)."""
-    session: dict[str, Any] = {}
-    for line in stdin:
+    picks the binding of the ruleset a ``start`` request names (None: keep ``binding``).
+    The replies to the requests that came in one read are written and flushed together (16
+    or 64 KiB at most at a time), before the next read: a client that waits for a reply gets
+    it at once, and the server makes one write for many replies, not one each."""
+    server = _Server(binding, choose)
+    for lines in request_batches(stdin):
+        out: list[bytes] = []
+        pending = 0
+        for raw in lines:
+            out.append(server.answer(raw))
+            pending += len(out[-1])
+            if server.stopped or pending > _PENDING_BYTES or len(out) >= _PENDING_REPLIES:
+                _write(stdout, out)
+                pending = 0
+            if server.stopped:
+                return 0
+        _write(stdout, out)
+    return 0
+
+
+class _Server:
+    """One session: its binding and state, and whether ``stop`` came."""
+
+    def __init__(self, binding: Binding, choose: Callable[[str], Binding | None] | None,
+                 ) -> None:
+        self.binding, self.choose = binding, choose
+        self.session: dict[str, Any] = {}
+        self.stopped = False
+
+    def answer(self, raw: bytes) -> bytes:
+        """The reply line to the request line ``raw`` (empty for a blank line)."""
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return self.line(_error("malformed", f"not UTF-8: {error}"))
         if not line.strip():
-            continue
+            return b""
         try:
             request = json.loads(line)
         except json.JSONDecodeError as error:
-            reply = _error("malformed", f"not JSON: {error}")
-        else:
-            if choose is not None and isinstance(request, dict) and \
-                    request.get("op") == "start" and isinstance(request.get("ruleset"), str):
-                binding = choose(request["ruleset"]) or binding
-            reply = handle(binding, session, request)
-        stdout.write(compact(reply) + "\n")
+            return self.line(_error("malformed", f"not JSON: {error}"))
+        if not isinstance(request, dict):
+            return self.line(handle(self.binding, self.session, request))
+        if self.choose is not None and request.get("op") == "start" and \
+                isinstance(request.get("ruleset"), str):
+            self.binding = self.choose(request["ruleset"]) or self.binding
+        self.stopped = request.get("op") == "stop"
+        return self.line(handle(self.binding, self.session, request))
+
+    def line(self, reply: JSON) -> bytes:
+        """``reply`` as a line of compact JSON. A reply holds only strings, integers and the
+        binding's JSON: written by ``compact_line`` when that holds no float (the binding's
+        ``integer_json``)."""
+        if getattr(self.binding, "integer_json", False):
+            return compact_line(reply)
+        return (compact(reply) + "\n").encode()
+
+
+def _write(stdout: IO[bytes], out: list[bytes]) -> None:
+    """Write the replies in ``out`` (then empty it) and flush."""
+    if out:
+        stdout.write(b"".join(out))
         stdout.flush()
-        if isinstance(request, dict) and request.get("op") == "stop":
-            break
-    return 0
+        out.clear()
+
+
+def request_batches(stdin: IO[bytes]) -> Iterator[list[bytes]]:
+    """The lines of ``stdin``, in lists of those that came in one read (``read1``: what is
+    there, waiting only when nothing is); line ends as in text mode (``\\n``, ``\\r\\n``,
+    ``\\r``), the last line with or without one."""
+    parts: list[bytes] = []  # the line begun and not yet ended
+    while True:
+        chunk = stdin.read1(1 << 16)  # type: ignore[attr-defined]
+        if not chunk:
+            if parts:
+                yield [b"".join(parts)]
+            return
+        if b"\n" not in chunk and b"\r" not in chunk:
+            parts.append(chunk)
+            continue
+        lines = b"".join([*parts, chunk]).splitlines(keepends=True)
+        parts = [] if lines[-1].endswith((b"\n", b"\r")) else [lines.pop()]
+        yield lines

@@ -46,6 +46,9 @@ class ReferenceBinding:
     name: str
     ruleset: str
     engine: EngineFunctions
+    #: Its states, events and actions hold no float (integers only: the state schemas), so
+    #: the server may write them with orjson (``jsontext.compact_line``).
+    integer_json = True
 
     def __init__(self) -> None:
         from heatcore import __version__

@@ -24,7 +24,7 @@ def run(binding: Binding | None = None) -> int:
 
         binding = HeatBinding()
     try:
-        return serve(binding, sys.stdin, sys.stdout, choose)
+        return serve(binding, sys.stdin.buffer, sys.stdout.buffer, choose)
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 

@@ -21,8 +21,9 @@ def _amount(symbol: str, n: int) -> str:
     return f"{name} {n}{mark}"
 
 
-def card_table(up: Upgrade) -> str:
-    """One card as a two-column list table."""
+def card_table(up: Upgrade, title: str | None = None) -> str:
+    """One card as a two-column list table (titled ``title``, by default its market name
+    and family)."""
     speed = " or ".join(map(str, up.speeds)) + (" (choose at reveal)" if len(up.speeds) > 1
                                                 else "")
     rows = [("Deck", f"{up.deck}, {up.copies} copies"), ("Family", up.family)]
@@ -31,7 +32,7 @@ def card_table(up: Upgrade) -> str:
     else:
         rows += [("Speed", speed),
                  ("Symbols", ", ".join(_amount(s, n) for s, n in up.symbols) or "none")]
-    out = [f".. list-table:: {up.market} ({up.family})\n   :widths: 1 3\n\n"]
+    out = [f".. list-table:: {title or f'{up.market} ({up.family})'}\n   :widths: 1 3\n\n"]
     for key, value in rows:
         out.append(f"   * - {key}\n     - {value}\n")
     return "".join(out) + "\n"

@@ -90,6 +90,35 @@ def card_upgrades() -> dict[str, Upgrade]:
     return {u.token: u for u in upgrades().values() if not u.heat_card}
 
 
+#: The deck name of the Sponsorship cards among the card types (sponsor.play).
+SPONSOR_DECK = "sponsor"
+
+
+@cache
+@implements("sponsor.play")
+def sponsor_cards() -> dict[str, Upgrade]:
+    """The Sponsorship card types of ``spec/modules/championship.json`` as cards of the
+    symbol vocabulary (deck ``sponsor``), by token (``S80`` ... ``S84``)."""
+    data = json.loads((spec_dir() / "modules" / "championship.json").read_text(
+        encoding="utf-8"))
+    return {c["token"]: Upgrade(c["type"], c["token"], SPONSOR_DECK, SPONSOR_DECK, c["copies"],
+                                tuple(c["speed"]),
+                                tuple((s["symbol"], s["amount"]) for s in c["symbols"]), False)
+            for c in data["sponsors"]["cards"]}
+
+
+def is_sponsor(card: str) -> bool:
+    """Whether ``card`` is a Sponsorship card (sponsor.in-hand)."""
+    return card in sponsor_cards()
+
+
+@cache
+def card_types() -> dict[str, Upgrade]:
+    """Every card that carries symbols, by token: the upgrade cards, then the Sponsorship
+    cards (sponsor.play: the same vocabulary)."""
+    return {**card_upgrades(), **sponsor_cards()}
+
+
 def upgrade_tokens() -> tuple[str, ...]:
     """The tokens of the upgrade cards that can be in a deck, in type order."""
     return tuple(card_upgrades())

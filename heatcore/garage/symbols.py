@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from heatcore.cards import HEAT, STRESS, Card, canonical, remove
 from heatcore.errors import IllegalAction
-from heatcore.garage.data import Upgrade, card_upgrades
+from heatcore.garage.data import Upgrade, card_types
 from heatcore.registry import implements
 from heatcore.state import Car
 from heatcore.values import replace
 
 
 def upgrade_of(card: Card) -> Upgrade | None:
-    """The upgrade type of a card token (None for a core card)."""
-    return card_upgrades().get(card)
+    """The upgrade (or Sponsorship) type of a card token (None for a core card)."""
+    return card_types().get(card)
 
 
 def amount(card: Card, symbol: str) -> int:
     """The amount of ``symbol`` printed on ``card`` (0 for a core card or a missing symbol)."""
-    up = card_upgrades().get(card)
+    up = card_types().get(card)
     return up.amount(symbol) if up is not None else 0
 
 
@@ -35,13 +35,13 @@ def total(cards: tuple[Card, ...], symbol: str) -> int:
 
 def has(card: Card, symbol: str) -> bool:
     """Whether ``card`` shows ``symbol``."""
-    up = card_upgrades().get(card)
+    up = card_types().get(card)
     return up is not None and any(s == symbol for s, _ in up.symbols)
 
 
 def chooses_speed(card: Card) -> bool:
     """Whether the card is printed with several speeds (chosen at reveal)."""
-    up = card_upgrades().get(card)
+    up = card_types().get(card)
     return up is not None and len(up.speeds) > 1
 
 

@@ -269,12 +269,13 @@ def clear_refreshed(state: RaceState, car: int) -> RaceState:
 # ---------------------------------------------------------------- cards owned
 
 
-@implements("garage.module", "ruling.garage-heat-card")
+@implements("garage.module", "ruling.garage-heat-card", "sponsor.in-hand")
 def garage_cards(state: RaceState, car: int) -> tuple[Counter[Card], int]:
-    """What ``car`` owns for the whole race with the module: its non-Heat, non-Stress cards
-    (the 12 basic cards and its upgrades) and its Heat cards (the core count less the
-    starting Heat card, plus its Heat upgrades)."""
+    """What ``car`` owns for the race with the module: its non-Heat, non-Stress cards
+    (the 12 basic cards, its upgrades and the Sponsorship cards it holds now) and its Heat
+    cards (the core count less the starting Heat card, plus its Heat upgrades)."""
     owned = Counter(_garage(state).owned[car])
-    fixed = fixed_cards() - Counter(STARTING_UPGRADES) + owned
+    fixed = fixed_cards() - Counter(STARTING_UPGRADES) + owned + Counter(
+        _garage(state).held(car))
     del fixed[HEAT]
     return fixed, heat_per_car(state) - 1 + owned[HEAT]

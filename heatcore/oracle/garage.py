@@ -26,9 +26,26 @@ REACT = ("heat", "cooldown", "reduce", "scrap", "salvage", "refresh", "accelerat
 
 @cache
 def _cards() -> dict[str, dict[str, Any]]:
-    """Printed upgrade cards by the token they have in a deck (Heat types left out)."""
+    """Printed upgrade cards by the token they have in a deck (Heat types left out), then
+    the Championship's printed Sponsorship cards (sponsor.play: the same symbols)."""
     data = json.loads((spec_dir() / "modules" / "garage.json").read_text(encoding="utf-8"))
-    return {f"G{c['type']}": c for c in data["cards"] if c["token"] != HEAT}
+    cards = {f"G{c['type']}": c for c in data["cards"] if c["token"] != HEAT}
+    champ = json.loads((spec_dir() / "modules" / "championship.json").read_text(
+        encoding="utf-8"))
+    return cards | {f"S{c['type']}": c for c in champ["sponsors"]["cards"]}
+
+
+@cache
+def sponsor_box() -> Counter[str]:
+    """The printed Sponsorship cards, copies by token (sponsor.deck)."""
+    champ = json.loads((spec_dir() / "modules" / "championship.json").read_text(
+        encoding="utf-8"))
+    return Counter({f"S{c['type']}": int(c["copies"]) for c in champ["sponsors"]["cards"]})
+
+
+def is_sponsor(card: str) -> bool:
+    """Whether ``card`` is a Sponsorship card: used once (sponsor.one-time)."""
+    return card in sponsor_box()
 
 
 @cache
@@ -38,7 +55,7 @@ def _mandatory() -> frozenset[str]:
 
 
 def is_upgrade(card: str) -> bool:
-    """Whether ``card`` is an upgrade card."""
+    """Whether ``card`` is an upgrade (or Sponsorship) card: printed speeds and symbols."""
     return card in _cards()
 
 

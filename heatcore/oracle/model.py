@@ -25,6 +25,7 @@ from heatcore.actions import (
     DeclineSlipstream,
     Discard,
     EndReact,
+    GainSponsor,
     LegendShuffle,
     Plan,
     SectorCooldown,
@@ -141,6 +142,10 @@ class RaceModel:
         self.aggressive = state.legends is not None and state.legends.aggressive
         self.garage = state.garage is not None
         self.salvage = False  # a Salvage's shuffle (of the deck alone) is awaited
+        # Championship: the Sponsorship cards each car holds and those used (sponsor.*)
+        held = state.garage.sponsors if state.garage is not None else ()
+        self.held = [Counter(held[i] if held else ()) for i in range(len(state.cars))]
+        self.spent = Counter(state.garage.spent if state.garage is not None else ())
         self._run = self._race(state)
         self.pending: Pending = next(self._run)
 
@@ -151,6 +156,8 @@ class RaceModel:
         self.events, self.found = [], []
         self.why.clear()
         pending = self.pending
+        if isinstance(action, GainSponsor):
+            return self._gain(action)
         if isinstance(pending, Over):
             raise ModelError(pending.rules, f"{action}: the race is over")
         if isinstance(pending, Chance) and self.legend[pending.car] is not None:
@@ -166,6 +173,28 @@ class RaceModel:
         elif action not in pending.actions:
             raise ModelError(pending.rules, f"{action} is not legal")
         self.pending = self._run.send(action)
+        return self.pending
+
+    def _gain(self, action: GainSponsor) -> Pending:
+        """sponsor.given-at-once, sponsor.in-hand: the card into the car's hand at once, the
+        choices awaited from that car (its plan or its discard) read again with it."""
+        i = action.car
+        if not self.garage or not og.is_sponsor(action.card) or self.legend[i] is not None \
+                or i in self.out:
+            raise ModelError(("sponsor.in-hand",), f"{action}: no Sponsorship card here")
+        self.cars[i].hand[action.card] += 1
+        self.held[i][action.card] += 1
+        self._note(i, "hand sponsors", "sponsor.in-hand", "sponsor.given-at-once")
+        self._emit("sponsor-gained", i, "sponsor.given-at-once", card=action.card)
+        pending = self.pending
+        if isinstance(pending, Decision) and pending.car == i:
+            if pending.rules == ("discard.optional",):
+                self.pending = Decision(i, frozenset(discard_choices(i, self.cars[i])),
+                                        pending.rules)
+            elif "play.card-count" in pending.rules:
+                free_only = self.rulings.chose(CLUTTERED_GEAR, "free-shifts-only")
+                self.pending = Decision(i, frozenset(plan_choices(i, self.cars[i], free_only)),
+                                        pending.rules)
         return self.pending
 
     def _note(self, car: int | None, fields: str, *rules: str) -> None:
@@ -412,6 +441,8 @@ class RaceModel:
                   for c in car.played]
         car.played = tuple(c for c, _ in values)
         turn.speed = sum(v for _, v in values)
+        if any(og.is_sponsor(c) for c in car.played):  # sponsor.play: its printed speed
+            self._note(i, "speed event:speed", "sponsor.play")
         return car.played.count(STRESS) + sum(og.printed(c, "boost") for c in car.played)
 
     def _use_symbol(self, turn: TurnMemory, action: UseSymbol) -> Run:
@@ -779,6 +810,13 @@ class RaceModel:
             self._note(i, "deck played", "upgrade.refresh")
         turn.used = Counter()
         if car.played or car.flipped:  # replenish.cleanup
+            used = Counter(c for c in car.played if og.is_sponsor(c))
+            if used:  # sponsor.one-time: out of the car's cards, not to its discard pile
+                self.held[i] -= used
+                self.spent += used
+                car.played = tuple(c for c in car.played if not og.is_sponsor(c))
+                self._note(i, "sponsors spent discard", "sponsor.one-time")
+                self._emit("sponsor-used", i, "sponsor.one-time", cards=canon(used))
             car.discard += Counter(car.played) + Counter(car.flipped)
             car.played, car.flipped = (), []
             self._note(i, "discard played flipped", "replenish.cleanup")
