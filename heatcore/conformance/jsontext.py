@@ -51,7 +51,7 @@ _dumps = _orjson()
 
 
 def compact_line(value: Any) -> bytes:
-    """``compact(value) + "\n"`` as ASCII bytes, for a ``value`` that holds no float (orjson
+    r"""``compact(value) + "\n"`` as ASCII bytes, for a ``value`` that holds no float (orjson
     writes some floats otherwise: ``1e-07`` as ``1e-7``). orjson's text where it is the same:
     where orjson refuses (an int past 64 bits, a key that is not a string) or writes a
     character past ASCII (``compact`` escapes it), ``compact``'s."""
