@@ -4,7 +4,14 @@ per mutant (one at a time: one worker). The child writes the mutation into the s
 (cosmic-ray's own mutation code), drops the mutated modules and whatever imported them from
 ``sys.modules`` and runs the session's pytest command in itself; the parent restores the file
 and stores the outcome in the session's database as ``cosmic-ray exec`` would. The mutated
-modules' bytecode is deleted before each child, so a mutant never runs a stale ``.pyc``."""
+modules' bytecode is deleted before each child, so a mutant never runs a stale ``.pyc``.
+
+A module compiled by mypyc (the fast engine's, ``heatcore.fast.compiled``) must run as its
+mutated source, never as the extension built from the unmutated one: the scratch copy holds
+no extension (``git ls-files`` leaves ignored files out), ``heatcore.fast`` falls back to the
+source when it differs from the build's digest, and on top of both the children run with
+``HEATCORE_FAST=pure``; a child that still finds a mutated module loaded from anything but
+its ``.py`` file stops the session (:func:`compiled_modules`)."""
 
 from __future__ import annotations
 
@@ -28,6 +35,17 @@ from benchmarks.mutation import selection
 
 #: The child's exit code when a selected test was not collected (the map is stale).
 STALE = 97
+#: The child's exit code when a mutated module ran from a compiled extension.
+COMPILED = 98
+#: Makes ``heatcore.fast`` load its pure Python modules (``heatcore.fast.compiled.ENV``).
+PURE_ENV = ("HEATCORE_FAST", "pure")
+
+
+def compiled_modules(mutated: set[str]) -> list[str]:
+    """The mutated modules imported in this process from something else than their ``.py``
+    source (a compiled extension would run the unmutated code)."""
+    return sorted(name for name in mutated if name in sys.modules
+                  and not str(getattr(sys.modules[name], "__file__", "")).endswith(".py"))
 
 
 def _imports(path: Path, package: str) -> set[str]:
@@ -119,6 +137,7 @@ def execute(where: Path, config_path: Path, db_path: Path, only: list[str]) -> i
     args, timeout = command[3:], float(config["timeout"])
     os.chdir(where)
     sys.path.insert(0, str(where))
+    os.environ[PURE_ENV[0]] = PURE_ENV[1]  # the children inherit it
     mutated = {_module_name(p) for p in config["module-path"]}
     sources = [where / p for p in config["module-path"]]
     # the children keep the bytecode of the modules they compile (also with
@@ -294,6 +313,9 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
                 code = int(pytest.main(selection.narrowed(args, tests), plugins=[only]))
                 if only.missing:
                     code = STALE
+            if compiled_modules(mutated):
+                print(f"mutated modules ran compiled: {compiled_modules(mutated)}")
+                code = COMPILED
             if dump:
                 sys.stdout.flush()
                 out.truncate(0)
@@ -320,6 +342,8 @@ def _one(module: Path, mutation: Any, args: list[str], timeout: float, apply_mut
     code = os.waitstatus_to_exitcode(status) if status is not None else 1
     if code == STALE:
         return "stale map", text, diff
+    if code == COMPILED:
+        raise SystemExit(f"stopped: a mutated module ran compiled, not its source\n{text}")
     return ("survived" if code == 0 else "killed"), text, diff
 
 

@@ -1,0 +1,28 @@
+"""The mutation runner's guard for compiled modules (benchmarks/mutation/forked.py): a mutant
+of a module that mypyc compiles must run as its mutated source, never as the extension
+built from the unmutated code."""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+
+import pytest
+
+from benchmarks.mutation.forked import PURE_ENV, compiled_modules
+from heatcore.fast import compiled
+
+
+def test_the_children_ask_heatcore_fast_for_its_pure_build() -> None:
+    assert PURE_ENV == (compiled.ENV, "pure")
+
+
+def test_a_mutated_module_loaded_from_an_extension_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    source, extension = ModuleType("mut_a"), ModuleType("mut_b")
+    source.__file__ = "/scratch/heatcore/fast/race.py"
+    extension.__file__ = "/scratch/heatcore/fast/race.cpython-311-x86_64-linux-gnu.so"
+    monkeypatch.setitem(sys.modules, "mut_a", source)
+    monkeypatch.setitem(sys.modules, "mut_b", extension)
+    assert compiled_modules({"mut_a", "mut_b", "mut_never_imported"}) == ["mut_b"]
+    assert compiled_modules({"mut_a"}) == []
