@@ -165,6 +165,17 @@ def test_under_place_a_move_of_zero_takes_the_free_racing_line_spot() -> None:
     assert [e.get("spaces") for e in kinds(events, "moved") if e.car == 0] == [0]
 
 
+@pytest.mark.rules("ruling.zero-move", "ruling.blocked-own-space", "place.racing-line-first")
+def test_under_place_and_stay_a_move_of_zero_still_takes_the_racing_line_spot() -> None:
+    # 'stay' keeps the spot of a blocked move only (1 or more spaces); a 0-space move under
+    # 'place' is placed by choice, racing line first
+    state = replace(_zero_mover(), rulings=make_rulings(
+        {"ruling.zero-move": "place", "ruling.blocked-own-space": "stay"}))
+    after, events = run(state, "P1 gear 1 play U0", "P1 end react")
+    assert after.cars[0].spot == (5, True)
+    assert [e.get("spaces") for e in kinds(events, "moved") if e.car == 0] == [0]
+
+
 def _blocked_adrenaline() -> RaceState:
     """P5 moves 8 to space 8: spaces 9 and 10 are full, so neither its adrenaline +1 nor a
     slipstream can take it anywhere."""
