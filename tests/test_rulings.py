@@ -343,6 +343,22 @@ def test_under_checked_a_setback_before_a_corner_line_still_checks_it() -> None:
     assert [e.get("heat") for e in kinds([*events, *more], "corner") if e.car == 2] == [1]
 
 
+@pytest.mark.rules("ruling.setback-corner", "corner.check", "adrenaline.effects",
+                   "place.blocked")
+def test_under_checked_a_blocked_one_space_move_still_checks_the_line() -> None:
+    # USA corner 2 follows space 33 (limit 3): P3 moves 3 to 33, then its adrenaline +1
+    # (speed 4) aims at 34, which is full: set back to 33, the line is still checked
+    ahead = [make_car(34, True, hand=STILL), make_car(34, False, hand=STILL)]
+    me = make_car(30, hand="3 1 1 2 2 4 4")
+    state = under(make_state(*ahead, me), "ruling.setback-corner", "checked")
+    state, events = run(state, "P3 gear 1 play 3", "P3 adrenaline move")
+    assert state.cars[2].position == 33
+    assert state.turn is not None and state.turn.reach == 34 and state.turn.speed == 4
+    state, more = run(state, "P3 end react", "P3 no slipstream")
+    assert (state.cars[2].position, state.cars[2].engine) == (33, me.engine - 1)
+    assert [e.get("heat") for e in kinds([*events, *more], "corner") if e.car == 2] == [1]
+
+
 def _adrenaline_behind(spaces: tuple[int, ...]) -> RaceState:
     """P5 (adrenaline, last of 5) has moved to space 8; both spots of each of ``spaces``
     are held."""
