@@ -15,11 +15,20 @@ from garage_scenario import P2_UPGRADES, garage_car, garage_state, to_turn, two_
 from scenario import kinds
 
 from heatcore import IllegalAction, MalformedInput
-from heatcore.actions import ChooseSpeed, Cooldown, EndReact, Shuffle, Slipstream, UseSymbol
+from heatcore.actions import (
+    ChooseSpeed,
+    Cooldown,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    Shuffle,
+    Slipstream,
+    UseSymbol,
+)
 from heatcore.cards import canonical
 from heatcore.engine import apply, legal_actions
 from heatcore.garage import symbols as sy
-from heatcore.garage.data import box, symbols, upgrades
+from heatcore.garage.data import box, card_upgrades, symbols, upgrades
 from heatcore.garage.draft import (
     ALL_DECKS,
     BASIC_DECK,
@@ -40,9 +49,11 @@ from heatcore.notation import (
     state_to_json,
 )
 from heatcore.registry import spec_dir
+from heatcore.rulings import make_rulings
 from heatcore.setup import random_setup, start_race
-from heatcore.state import Stage
+from heatcore.state import Conditions, RaceState, Stage
 from heatcore.validity import status
+from heatcore.weather import weather_tokens
 
 P1_UPS = ("G8", "G11", "G34")
 P2_UPS = P2_UPGRADES
@@ -431,3 +442,53 @@ def test_a_discard_listing_upgrades_out_of_canonical_order_is_refused() -> None:
     with pytest.raises(IllegalAction) as refused:
         apply(state, Discard(0, ("G10", "G3")))
     assert refused.value.rule == "discard.optional"
+
+
+@pytest.mark.rules("garage.choose-speed", "upgrade.direct")
+def test_no_rule_reads_the_table_value_of_a_card_with_several_speeds() -> None:
+    """``heatcore.cards.VALUE`` keeps one speed per upgrade (the first of several). Its rule
+    readers are the Garage reveal, which takes a choose-speed card's speed from the choice,
+    and Direct play (``VALUE[card]``), printed on no card with several speeds: so the table
+    value of such a card moves no car (benchmarks/mutation/equivalent.toml, cards.py:31)."""
+    several = [t for t, u in card_upgrades().items() if len(u.speeds) > 1]
+    assert several == ["G7", "G8", "G9", "G10", "G31"]
+    assert all(sy.chooses_speed(t) and not sy.has(t, "direct") for t in several)
+
+
+def _garage_in_the_sun(choice: str) -> RaceState:
+    """Weather and Garage: P1 moves 1 from 36 to 37, just behind P2 (moved 1 to 38), in the
+    sun sector of the second road tile (slipstream +2); no upgrade card in play."""
+    road = ("limit-plus", "weather", "overheat", "overheat")
+    p1 = garage_car(36, (), hand="1 1 1 2 2 2 3")
+    p2 = garage_car(37, (), hand="1 1 1 2 2 2 3")
+    state = garage_state([(p1, ()), (p2, ())])
+    extra = weather_tokens()["sun"].heat_in_engine
+    state = replace(state, modules=("weather", "garage"), conditions=Conditions("sun", road),
+                    cars=tuple(replace(c, engine=c.engine + extra) for c in state.cars),
+                    rulings=make_rulings({"ruling.slipstream-bonus-all-or-nothing": choice}))
+    while not (state.turn is not None and state.turn.car == 0
+               and state.turn.stage is Stage.SLIPSTREAM):
+        legal = legal_actions(state)
+        action = next((a for a in legal if str(a).endswith("gear 1 play 1")
+                       or isinstance(a, EndReact | DeclineSlipstream)
+                       or (isinstance(a, Discard) and not a.cards)), legal[0])
+        state, _ = step(state, action)
+    return state
+
+
+@pytest.mark.rules("ruling.slipstream-bonus-all-or-nothing", "upgrade.slipstream",
+                   "weather.slipstream-boost")
+def test_with_the_garage_any_part_offers_each_part_of_the_sector_bonus() -> None:
+    state = _garage_in_the_sun("any-part")
+    assert state.cars[0].position == 37 and state.cars[1].position == 38
+    offered = [a for a in legal_actions(state) if isinstance(a, Slipstream)]
+    assert offered == [Slipstream(0, 0), Slipstream(0, 1), Slipstream(0, 2)]
+    after, _ = step(state, Slipstream(0, 1))
+    assert after.cars[0].position == 40
+    # the default takes the sector's bonus whole or not at all
+    whole = _garage_in_the_sun("all-or-nothing")
+    assert [a for a in legal_actions(whole) if isinstance(a, Slipstream)] == [
+        Slipstream(0, 0), Slipstream(0, 2)]
+    with pytest.raises(IllegalAction) as refused:
+        apply(whole, Slipstream(0, 1))
+    assert refused.value.rule == "upgrade.slipstream"
