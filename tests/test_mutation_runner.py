@@ -26,3 +26,25 @@ def test_a_mutated_module_loaded_from_an_extension_is_named(
     monkeypatch.setitem(sys.modules, "mut_b", extension)
     assert compiled_modules({"mut_a", "mut_b", "mut_never_imported"}) == ["mut_b"]
     assert compiled_modules({"mut_a"}) == []
+
+
+def test_retest_on_head_knows_the_same_mutation_in_moved_code() -> None:
+    """``retest --on-head`` tests a survivor in today's code only where the mutation changes
+    the same line from the same text to the same text as the session's stored diff."""
+    import difflib
+
+    from benchmarks.mutation.report import _changed, _sides
+
+    code = [f"line {i}\n" for i in range(1, 21)]
+    mutated = [*code[:9], "line 10 mutated\n", *code[10:]]
+    diff = "".join(difflib.unified_diff(code, mutated))
+    stored = _changed(*_sides(diff))
+    assert stored == [(10, "line 10", "line 10 mutated")]
+    assert _changed("".join(code), "".join(mutated)) == stored
+    # a line added above moves the mutation to line 11: not the session's mutant
+    moved = ["new\n", *code]
+    assert _changed("".join(moved), "".join([*moved[:10], "line 10 mutated\n", *moved[11:]])) \
+        != stored
+    # the same line changed another way
+    assert _changed("".join(code), "".join([*code[:9], "line 10 other\n", *code[10:]])) \
+        != stored

@@ -46,13 +46,7 @@ def run(name: str, only: list[str] | None = None, all_tests: bool = False) -> in
     if not db.exists():
         shutil.rmtree(where, ignore_errors=True)
         where.mkdir(parents=True)
-        files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
-                               capture_output=True, text=True, check=True).stdout.split()
-        for rel in files:
-            target = where / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if (ROOT / rel).is_file():
-                shutil.copy2(ROOT / rel, target)
+        _copy_repository(where)
         for step in (["cosmic-ray", "init", config, db.name],
                      ["cr-filter-operators", db.name, config]):
             print(" ".join(step), flush=True)
@@ -93,51 +87,127 @@ def _jobs(db: Path) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
     return [tuple(json.loads(line)) for line in out.splitlines() if line.strip()]  # type: ignore[misc]
 
 
-def retest(name: str) -> int:
+def retest(name: str, on_head: bool = False) -> int:
     """Run every survivor again against the repository's current tests and test command
     (the session may have been made before tests were added): each mutation is applied
     to the scratch copy with ``cosmic-ray apply``, tested, and undone. The outcomes go to
-    ``retest.json`` in the scratch folder, which :func:`report` prefers."""
+    ``retest.json`` in the scratch folder, which :func:`report` prefers.
+
+    ``on_head``: for a session whose code is too old for today's tests, apply each survivor
+    to a fresh copy of today's repository (``NAME-head`` beside the session) instead, and
+    test it only where the mutation changes the same lines from the same text to the same
+    text as in the session (its stored diff): the same mutant, at its position in today's
+    code; the others are left as they were, and named."""
     where = scratch(name)
     config = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))["cosmic-ray"]
-    # today's tests and the checker they use; the mutated modules stay as the session made
-    # them (a mutant is a position in that code)
-    shutil.copytree(ROOT / "tests", where / "tests", dirs_exist_ok=True)
-    shutil.copytree(ROOT / "heatcore" / "oracle", where / "heatcore" / "oracle",
-                    dirs_exist_ok=True)
-    for rel in ("heatcore/race_checker.py", "spec/cards.toml"):
-        shutil.copy2(ROOT / rel, where / rel)
+    target = where.with_name(f"{name}-head") if on_head else where
+    if on_head:
+        shutil.rmtree(target, ignore_errors=True)
+        _copy_repository(target)
+    else:
+        # today's tests and the checker they use; the mutated modules stay as the session
+        # made them (a mutant is a position in that code)
+        shutil.copytree(ROOT / "tests", where / "tests", dirs_exist_ok=True)
+        shutil.copytree(ROOT / "heatcore" / "oracle", where / "heatcore" / "oracle",
+                        dirs_exist_ok=True)
+        for rel in ("heatcore/race_checker.py", "spec/cards.toml"):
+            shutil.copy2(ROOT / rel, where / rel)
     command = config["test-command"].split()
-    base = subprocess.run(command, cwd=where, text=True, capture_output=True)
+    base = subprocess.run(command, cwd=target, text=True, capture_output=True)
     if base.returncode != 0:
         print(f"{name}: today's tests fail on the session's code:\n{base.stdout[-2000:]}")
         return 1
     path = where / "retest.json"
     done: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     explained = tomllib.loads((HERE / "equivalent.toml").read_text(encoding="utf-8"))
-    survivors = [item["mutations"][0] for item, res in _jobs(where / f"{name}.sqlite")
+    survivors = [(item["mutations"][0], res.get("diff") or "")
+                 for item, res in _jobs(where / f"{name}.sqlite")
                  if res and res.get("test_outcome") == "survived"
                  and _key(item["mutations"][0]) not in explained]
-    for count, mutation in enumerate(survivors, start=1):
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    for count, (mutation, diff) in enumerate(survivors, start=1):
         key = _key(mutation)
         if done.get(key, {}).get("test_outcome") == "killed":
             continue
-        module = where / mutation["module_path"]
+        module = target / mutation["module_path"]
         original = module.read_bytes()
         try:
             subprocess.run(["cosmic-ray", "apply", mutation["module_path"],
                             mutation["operator_name"], str(mutation["occurrence"])],
-                           cwd=where, check=True, capture_output=True)
-            test = subprocess.run(command, cwd=where, text=True,
+                           cwd=target, check=True, capture_output=True)
+            if on_head and _changed(original.decode(), module.read_text()) != _changed(
+                    *_sides(diff)):
+                print(f"{name}: {key}: not the same mutation in today's code: left as it was",
+                      flush=True)
+                continue
+            test = subprocess.run(command, cwd=target, text=True,
                                   capture_output=True, timeout=float(config["timeout"]) * 5)
             outcome = "survived" if test.returncode == 0 else "killed"
             done[key] = {"test_outcome": outcome, "output": test.stdout[-3000:]}
+            if on_head:
+                done[key]["code"] = f"applied to {head} (the same lines changed the same way)"
         finally:
             module.write_bytes(original)
         write_atomic(path, json.dumps(done, indent=1) + "\n")
         print(f"{name}: retested {count}/{len(survivors)}: {key} {done[key]['test_outcome']}",
               flush=True)
     return 0
+
+
+def _copy_repository(where: Path) -> None:
+    """Copy the repository's tracked and untracked (not ignored) files to ``where``."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    for rel in files:
+        target = where / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / rel).is_file():
+            shutil.copy2(ROOT / rel, target)
+
+
+def _sides(diff: str) -> tuple[str, str]:
+    """The text before and after a unified diff's hunks (the lines it shows of each side),
+    with the line numbers of its hunk headers kept as marker lines."""
+    old, new = [], []
+    for line in diff.splitlines(keepends=True)[2:]:
+        if line.startswith("@@"):
+            numbers = re.findall(r"[-+](\d+)", line)
+            old.append(f"@@{numbers[0]}\n")
+            new.append(f"@@{numbers[1] if len(numbers) > 1 else numbers[0]}\n")
+        elif line.startswith("-"):
+            old.append(line[1:])
+        elif line.startswith("+"):
+            new.append(line[1:])
+        else:
+            old.append(line[1:])
+            new.append(line[1:])
+    return "".join(old), "".join(new)
+
+
+def _changed(before: str, after: str) -> list[tuple[int, str, str]]:
+    """The lines that differ between two texts: (line number, old text, new text), the
+    numbers counted from the texts' ``@@N`` marker lines if any (see :func:`_sides`)."""
+    import difflib
+
+    def numbered(text: str) -> list[tuple[int, str]]:
+        out, number = [], 1
+        for line in text.splitlines():
+            if line.startswith("@@") and line[2:].isdigit():
+                number = int(line[2:])
+                continue
+            out.append((number, line))
+            number += 1
+        return out
+
+    a, b = numbered(before), numbered(after)
+    found = []
+    matcher = difflib.SequenceMatcher(a=[t for _, t in a], b=[t for _, t in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            found.append((a[i1][0] if i1 < len(a) else -1,
+                          "\n".join(t for _, t in a[i1:i2]), "\n".join(t for _, t in b[j1:j2])))
+    return found
 
 
 def _rule_tests() -> set[str]:
@@ -348,10 +418,14 @@ def main(argv: list[str]) -> int:
                             "coverage)")
     again = sub.add_parser("retest", help="test the survivors again with today's tests")
     again.add_argument("session", choices=SESSIONS)
+    again.add_argument("--on-head", action="store_true",
+                       help="apply each survivor to a copy of today's code (where the same "
+                            "lines change the same way), for a session too old for today's "
+                            "tests")
     sub.add_parser("report", help="write results.json and the docs page")
     args = parser.parse_args(argv)
     if args.command == "run":
         return run(args.session, args.only, args.all_tests)
     if args.command == "retest":
-        return retest(args.session)
+        return retest(args.session, args.on_head)
     return report(list(SESSIONS))
