@@ -25,12 +25,14 @@ import test_rules_planning
 import test_rules_turn
 import test_rulings
 from scenario import make_car, make_state
+from test_module_legends import legend_state
 
 from heatcore import engine
-from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact
+from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact, LegendShuffle, Shuffle
 from heatcore.cards import HEAT, STRESS, canonical
 from heatcore.errors import IllegalAction
 from heatcore.fast import FastRace
+from heatcore.legends import full_deck
 from heatcore.notation import parse_action
 from heatcore.rulings import make_rulings
 from heatcore.state import RaceState
@@ -336,3 +338,46 @@ def test_reference_under_checked_a_turn_checks_only_the_lines_it_reached() -> No
         state, _ = engine.apply(state, action)
     after = state.cars[1]
     assert (after.position, after.engine) == (-17, me.engine)
+
+
+# ------------------------------------------------------------ Legends, fast engine
+
+def _fast_round(race: FastRace) -> None:
+    """Play the round out: players play U0 and do nothing else; a Legend shuffle, if one is
+    awaited, in the sorted order."""
+    start = race.round
+    while race.round == start and not race.is_over():
+        if race.shuffle is not None:
+            race.apply(LegendShuffle(race.shuffle, full_deck()))
+            continue
+        legal = race.legal_actions()
+        race.apply(next((a for a in legal if "U0" in str(a)), _background(legal)))
+
+
+@pytest.mark.rules("legend.deck")
+def test_fast_an_empty_legend_deck_awaits_the_legend_shuffle_of_the_car_that_needs_it() -> None:
+    # the red Legend (car 3, at 30) moves first: no card is up and the deck is empty, so
+    # it awaits the Legend shuffle; only it may answer, with the ten cards
+    race = FastRace(legend_state([60], [("black", 20), ("red", 30)], card=None, deck=()))
+    while race.shuffle is None:
+        race.apply(race.legal_actions()[0])
+    assert race.shuffle == 2 and race.legal_actions() == ()
+    order = (3, 1, 2, 4, 5, 6, 7, 8, 9, 10)
+    for wrong in (LegendShuffle(1, order), LegendShuffle(2, (1, 2, 3)), Shuffle(2, ())):
+        with pytest.raises(IllegalAction) as refused:
+            race.apply(wrong)
+        assert refused.value.rule == "legend.deck"
+    race.apply(LegendShuffle(2, order))
+    after = race.to_state()
+    # card 3 was drawn from the new deck; both Legends moved and the round ended
+    assert after.legends is not None and after.legends.deck == order[1:]
+    assert after.cars[1].position > 20 and after.cars[2].position > 30
+
+
+@pytest.mark.rules("legend.past-line", "legend.one-corner")
+def test_fast_a_legend_past_the_last_corners_legend_line_moves_its_limit_plus_diamond() -> None:
+    # USA's last corner: line after 57, limit 2, Legend line after 52; card 1 gives black
+    # diamond 2: from 54 the black Legend moves 2 + 2 to 58 (Legends only, no weather)
+    race = FastRace(legend_state([60], [("black", 54)]))
+    _fast_round(race)
+    assert race.to_state().cars[1].position == 58
