@@ -26,6 +26,7 @@ import test_rules_turn
 import test_rulings
 from scenario import make_car, make_state
 from test_module_legends import legend_state
+from test_module_weather import weathered
 
 from heatcore import engine
 from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact, LegendShuffle, Shuffle
@@ -381,3 +382,31 @@ def test_fast_a_legend_past_the_last_corners_legend_line_moves_its_limit_plus_di
     race = FastRace(legend_state([60], [("black", 54)]))
     _fast_round(race)
     assert race.to_state().cars[1].position == 58
+
+
+@pytest.mark.rules("legend.turn-order", "legend.deck")
+def test_fast_a_legend_last_in_the_order_has_no_adrenaline() -> None:
+    # the black Legend is last of two (the adrenaline place) and awaits its shuffle
+    race = FastRace(legend_state([40], [("black", 20)], card=None, deck=()))
+    while race.shuffle is None:
+        race.apply(race.legal_actions()[0])
+    turn = race.to_state().turn
+    assert race.shuffle == 1 and turn is not None and turn.car == 1
+    assert not turn.adrenaline
+
+
+@pytest.mark.rules("ruling.blocked-extra-move", "adrenaline.effects")
+def test_fast_in_a_module_race_under_must_gain_a_blocked_plus_one_is_not_offered() -> None:
+    # P5 (adrenaline) moves 8 to space 8 of a weather race (only corner tokens: no sector
+    # effect); spaces 9 and 10 are full, so its +1 would leave it where it is
+    blockers = [make_car(s, r, hand=STILL) for s in (10, 9) for r in (True, False)]
+    base = make_state(*blockers, make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    state = weathered(base, "sun", ("limit-plus",) * 4)
+    offered = {}
+    for choice in ("must-gain", "allowed"):
+        race = fast_run(state, "P5 gear 2 play 4 4",
+                        rulings={"ruling.blocked-extra-move": choice})
+        assert type(race) is not FastRace and race.to_state().cars[4].position == 8
+        offered[choice] = [str(a) for a in race.legal_actions()]
+    assert "P5 adrenaline move" not in offered["must-gain"] and "P5 boost" in offered["must-gain"]
+    assert "P5 adrenaline move" in offered["allowed"]
