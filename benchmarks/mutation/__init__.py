@@ -3,6 +3,7 @@
     python3 -m benchmarks.mutation run reference   # the reference engine vs the rule tests
     python3 -m benchmarks.mutation run fast        # the fast engine vs the rule tests on it
     python3 -m benchmarks.mutation retest reference  # survivors again, with today's tests
+    python3 -m benchmarks.mutation retest reference --on-head  # ... on today's code too
     python3 -m benchmarks.mutation report          # results.json and docs/guides/mutation.rst
 
 ``run`` copies the repository's files to a scratch folder (cosmic-ray edits files in place),
@@ -39,6 +40,15 @@ short, it was ``pure (the sources changed since the compiled build ...)``,
 ``heatcore.fast.race.__file__`` was the ``.py`` and the rule test
 ``test_slipstream_never_crosses_the_final_finish_line`` failed on the fast engine
 (``tests/test_fast_rules.py``); restored, it passed again.
+
+``retest`` copies today's tests into the session's scratch copy; when they no longer run on
+the session's code, ``retest --on-head`` applies each survivor to a fresh copy of today's
+repository (``NAME-head`` beside the session) instead, where the mutation changes the same
+lines from the same text to the same text as the session's stored diff (the others are
+named and left as they were); its outcomes say so (``code`` in ``retest.json``).
+``HEATCORE_MUTATION_SCRATCH`` names the folder holding the sessions (``reference/`` and
+``fast/``; default ``/tmp/heatcore-mutation``); ``report`` reads both from there, so sessions
+kept in two folders are reported through a folder of symbolic links to them.
 
 ``report`` reads the sessions, names the test that killed each mutant
 (the first failure of ``pytest -x``), marks survivors explained in ``equivalent.toml`` and
