@@ -410,3 +410,41 @@ def test_fast_in_a_module_race_under_must_gain_a_blocked_plus_one_is_not_offered
         offered[choice] = [str(a) for a in race.legal_actions()]
     assert "P5 adrenaline move" not in offered["must-gain"] and "P5 boost" in offered["must-gain"]
     assert "P5 adrenaline move" in offered["allowed"]
+
+
+@pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
+def test_fast_a_single_stress_flip_that_finds_nothing_leaves_no_flip_owed() -> None:
+    car = replace(make_car(0, gear=1, hand="S S 1 1 2 2 3"), deck=("H", "U0"), discard=("U5",))
+    race = fast_run(make_state(car, make_car(-9, hand=STILL)), "P1 gear 1 play S")
+    turn = race.to_state().turn  # P1 reacts at speed 0, its one flip given up
+    assert turn is not None and turn.car == 0 and turn.stage.name == "REACT"
+    assert (turn.speed, turn.flips_left) == (0, 0)
+
+
+@pytest.mark.rules("ruling.legend-blocked-spot", "place.racing-line-first")
+def test_fast_under_stay_a_legend_takes_a_free_racing_line_beside_a_car() -> None:
+    # black, card 1 (helmet 16), from 60 aims at 76, where P1 holds only the outer spot:
+    # the space is not full, so even under "stay" the Legend moves onto the racing line
+    state = legend_state([76], [("black", 60)])
+    state = replace(state, cars=(replace(state.cars[0], racing_line=False), state.cars[1]),
+                    rulings=make_rulings({"ruling.legend-blocked-spot": "stay"}))
+    race = FastRace(state)
+    _fast_round(race)
+    assert race.to_state().cars[1].spot == (76, True)
+
+
+@pytest.mark.rules("corner.pay-heat", "road.overheat")
+def test_fast_a_corner_one_over_costs_one_heat_in_a_legends_race_two_if_it_overheats() -> None:
+    # USA corner 2 follows space 33 (limit 3): P1 plays a 4 from 30, one over the limit
+    me = make_car(30, hand="4 1 1 2 2 3 3")
+    legends = legend_state([30], [("black", 10)])
+    state = replace(legends, cars=(me, legends.cars[1]))
+    paid = {}
+    for name, start in (("legends", state),
+                        ("overheat", weathered(make_state(me, make_car(-9, hand=STILL)), "sun",
+                                               ("overheat",) * 4))):
+        race = fast_run(start, "P1 gear 1 play 4", "P1 end react")
+        after = race.to_state().cars[0]
+        assert after.position == 34
+        paid[name] = start.cars[0].engine - after.engine
+    assert paid == {"legends": 1, "overheat": 2}
