@@ -312,6 +312,8 @@ def test_fast_under_skip_a_car_on_the_last_space_has_not_finished_and_discards()
                     rulings={"ruling.finished-car-discard-draw": "skip"})
     assert race.to_state().cars[0].position == 138
     assert isinstance(race.legal_actions()[0], Discard) and race.legal_actions()[0].car == 0
+    race.apply(parse_action("P1 discard nothing"))  # and it draws back to seven
+    assert len(race.to_state().cars[0].hand) == 7
 
 
 @pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
@@ -357,22 +359,25 @@ def _fast_round(race: FastRace) -> None:
 
 @pytest.mark.rules("legend.deck")
 def test_fast_an_empty_legend_deck_awaits_the_legend_shuffle_of_the_car_that_needs_it() -> None:
-    # the red Legend (car 3, at 30) moves first: no card is up and the deck is empty, so
-    # it awaits the Legend shuffle; only it may answer, with the ten cards
-    race = FastRace(legend_state([60], [("black", 20), ("red", 30)], card=None, deck=()))
+    # the red Legend (car 3, at 30) moves first of three: no card is up and the deck is
+    # empty, so it awaits the Legend shuffle; only it may answer, with the ten cards
+    race = FastRace(legend_state([60], [("black", 20), ("red", 30), ("green", 10)],
+                                 card=None, deck=()))
     while race.shuffle is None:
         race.apply(race.legal_actions()[0])
     assert race.shuffle == 2 and race.legal_actions() == ()
     order = (3, 1, 2, 4, 5, 6, 7, 8, 9, 10)
-    for wrong in (LegendShuffle(1, order), LegendShuffle(2, (1, 2, 3)), Shuffle(2, ())):
+    for wrong in (LegendShuffle(1, order), LegendShuffle(3, order), LegendShuffle(2, (1, 2, 3)),
+                  Shuffle(2, ())):
         with pytest.raises(IllegalAction) as refused:
             race.apply(wrong)
         assert refused.value.rule == "legend.deck"
     race.apply(LegendShuffle(2, order))
     after = race.to_state()
-    # card 3 was drawn from the new deck; both Legends moved and the round ended
+    # card 3 was drawn from the new deck; the Legends moved and the round ended
     assert after.legends is not None and after.legends.deck == order[1:]
     assert after.cars[1].position > 20 and after.cars[2].position > 30
+    assert after.cars[3].position > 10
 
 
 @pytest.mark.rules("legend.past-line", "legend.one-corner")
@@ -448,3 +453,14 @@ def test_fast_a_corner_one_over_costs_one_heat_in_a_legends_race_two_if_it_overh
         assert after.position == 34
         paid[name] = start.cars[0].engine - after.engine
     assert paid == {"legends": 1, "overheat": 2}
+
+
+@pytest.mark.rules("react.boost", "react.cooldown", "legend.turn-order")
+def test_fast_a_car_on_the_laps_last_space_reacts_in_a_legends_race() -> None:
+    # USA has 69 spaces: P1 plays a 2 from 67 and reacts on space 69 (no sector effect)
+    me = make_car(67, hand="2 1 1 3 3 4 H", engine=3)
+    legends = legend_state([67], [("black", 10)])
+    race = fast_run(replace(legends, cars=(me, legends.cars[1])), "P1 gear 1 play 2")
+    assert race.to_state().cars[0].position == 69
+    assert [str(a) for a in race.legal_actions()] == ["P1 cooldown 1", "P1 boost",
+                                                      "P1 end react"]
