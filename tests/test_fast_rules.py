@@ -36,7 +36,7 @@ from heatcore.fast import FastRace
 from heatcore.legends import full_deck
 from heatcore.notation import parse_action
 from heatcore.rulings import make_rulings
-from heatcore.state import RaceState
+from heatcore.state import Conditions, RaceState
 
 MODULES = (test_rules_edges, test_rules_planning, test_rules_turn, test_rulings)
 
@@ -464,3 +464,23 @@ def test_fast_a_car_on_the_laps_last_space_reacts_in_a_legends_race() -> None:
     assert race.to_state().cars[0].position == 69
     assert [str(a) for a in race.legal_actions()] == ["P1 cooldown 1", "P1 boost",
                                                       "P1 end react"]
+
+
+@pytest.mark.rules("ruling.legend-blocked-spot", "legend.past-line", "road.limit")
+def test_fast_under_stay_a_legend_one_space_from_a_full_space_stays() -> None:
+    # Italia corner 2 (line after 19, limit 2, Legend line after 14) with limit-minus: the
+    # yellow Legend (card 1: diamond 0) on the outer spot of 17 moves 2 - 1 + 0 = 1 space,
+    # to 18, where both spots are taken: under "stay" it keeps its spot, else placement
+    # brings it back to its own space's free racing line
+    state = legend_state([18, 18], [("yellow", 17)], track="italia")
+    cars = (state.cars[0], replace(state.cars[1], racing_line=False),
+            replace(state.cars[2], racing_line=False))
+    state = replace(state, cars=cars, modules=("weather", "legends"),
+                    conditions=Conditions("sun", ("overheat", "limit-minus", "overheat")))
+    spots = {}
+    for choice in ("stay", "placed"):
+        race = FastRace(replace(state, rulings=make_rulings(
+            {"ruling.legend-blocked-spot": choice})))
+        _fast_round(race)
+        spots[choice] = race.to_state().cars[2].spot
+    assert spots == {"stay": (17, False), "placed": (17, True)}
