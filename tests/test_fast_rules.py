@@ -484,3 +484,14 @@ def test_fast_under_stay_a_legend_one_space_from_a_full_space_stays() -> None:
         _fast_round(race)
         spots[choice] = race.to_state().cars[2].spot
     assert spots == {"stay": (17, False), "placed": (17, True)}
+
+
+@pytest.mark.rules("ruling.blocked-own-space", "place.racing-line-first")
+def test_fast_under_stay_a_car_moved_holds_its_new_spot_for_the_next() -> None:
+    # under "stay" a move goes through the landing search; P1 (ahead) moves 2 to the racing
+    # line of 7, so P2, moving 4 from 3 to 7, takes the other spot
+    state = make_state(make_car(5, hand=FILLER), make_car(3, hand="4 1 1 2 2 3 3"))
+    race = fast_run(state, "P1 gear 1 play 2", "P2 gear 1 play 4", "P2 end react",
+                    rulings={"ruling.blocked-own-space": "stay"})
+    cars = race.to_state().cars
+    assert (cars[0].spot, cars[1].spot) == ((7, True), (7, False))
