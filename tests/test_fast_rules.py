@@ -415,6 +415,12 @@ def test_fast_in_a_module_race_under_must_gain_a_blocked_plus_one_is_not_offered
         offered[choice] = [str(a) for a in race.legal_actions()]
     assert "P5 adrenaline move" not in offered["must-gain"] and "P5 boost" in offered["must-gain"]
     assert "P5 adrenaline move" in offered["allowed"]
+    # space 9 full, 10 free: the +1 still gains nothing (a +2 would)
+    blockers = [make_car(s, r, hand=STILL) for s in (9, 20) for r in (True, False)]
+    base = make_state(*blockers, make_car(0, gear=2, hand="4 4 1 1 2 2 3"))
+    race = fast_run(weathered(base, "sun", ("limit-plus",) * 4), "P5 gear 2 play 4 4",
+                    rulings={"ruling.blocked-extra-move": "must-gain"})
+    assert "P5 adrenaline move" not in [str(a) for a in race.legal_actions()]
 
 
 @pytest.mark.rules("ruling.flip-no-basic", "reveal.stress-flip")
@@ -495,3 +501,17 @@ def test_fast_under_stay_a_car_moved_holds_its_new_spot_for_the_next() -> None:
                     rulings={"ruling.blocked-own-space": "stay"})
     cars = race.to_state().cars
     assert (cars[0].spot, cars[1].spot) == ((7, True), (7, False))
+
+
+@pytest.mark.rules("order.fixed-at-round-start", "discard.optional")
+def test_fast_a_discard_by_a_car_before_the_one_discarding_is_refused() -> None:
+    # P2 (behind) discards now; P1, earlier in the car list, may not answer for it
+    state = make_state(make_car(10, hand=FILLER), make_car(-9, hand=FILLER))
+    race = fast_run(state, "P1 gear 1 play 1", "P2 gear 1 play 1", "P2 end react")
+    before = race.to_state()
+    assert before.turn is not None and before.turn.car == 1
+    assert isinstance(race.legal_actions()[0], Discard)
+    with pytest.raises(IllegalAction) as refused:
+        race.apply(parse_action("P1 discard nothing"))
+    assert refused.value.rule == "order.fixed-at-round-start"
+    assert race.to_state() == before
