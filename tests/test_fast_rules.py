@@ -368,7 +368,7 @@ def test_fast_an_empty_legend_deck_awaits_the_legend_shuffle_of_the_car_that_nee
     assert race.shuffle == 2 and race.legal_actions() == ()
     order = (3, 1, 2, 4, 5, 6, 7, 8, 9, 10)
     for wrong in (LegendShuffle(1, order), LegendShuffle(3, order), LegendShuffle(2, (1, 2, 3)),
-                  Shuffle(2, ())):
+                  LegendShuffle(2, (2, 3, 4, 5, 6, 7, 8, 9, 10, 10)), Shuffle(2, ())):
         with pytest.raises(IllegalAction) as refused:
             race.apply(wrong)
         assert refused.value.rule == "legend.deck"
@@ -515,3 +515,23 @@ def test_fast_a_discard_by_a_car_before_the_one_discarding_is_refused() -> None:
         race.apply(parse_action("P1 discard nothing"))
     assert refused.value.rule == "order.fixed-at-round-start"
     assert race.to_state() == before
+
+
+@pytest.mark.rules("gear.shift.two-costs-heat", "gear.range")
+def test_fast_a_two_gear_shift_is_open_to_an_engine_of_more_than_one_heat() -> None:
+    me = make_car(0, gear=1, hand="1 1 2 2 3 3 4")
+    assert me.engine >= 2
+    race = FastRace(make_state(me, make_car(-9, hand=FILLER)))
+    race.apply(parse_action("P1 gear 3 play 1 1 2"))  # read anew: not the table's own object
+    race.apply(parse_action("P2 gear 1 play 1"))
+    after = race.to_state().cars[0]  # P1 reacts: shifted, paid
+    assert (after.gear, after.engine) == (3, me.engine - 1)
+
+
+@pytest.mark.rules("ruling.spin-discard", "discard.optional")
+def test_fast_under_straight_to_replenish_a_car_that_did_not_spin_still_discards() -> None:
+    state = make_state(make_car(0, hand=FILLER), make_car(-9, hand=FILLER))
+    race = fast_run(state, "P1 gear 1 play 1", "P1 end react",
+                    rulings={"ruling.spin-discard": "straight-to-replenish"})
+    assert race.to_state().cars[0].position == 1
+    assert isinstance(race.legal_actions()[0], Discard) and race.legal_actions()[0].car == 0
