@@ -535,3 +535,18 @@ def test_fast_under_straight_to_replenish_a_car_that_did_not_spin_still_discards
                     rulings={"ruling.spin-discard": "straight-to-replenish"})
     assert race.to_state().cars[0].position == 1
     assert isinstance(race.legal_actions()[0], Discard) and race.legal_actions()[0].car == 0
+
+
+@pytest.mark.rules("legend.turn-order", "legend.finish")
+def test_fast_legends_race_on_alone_after_the_last_player_has_finished() -> None:
+    # P1 finishes first; the black Legend, far behind, then plays rounds of its own (no
+    # player left to plan) until it crosses the line too
+    state = legend_state([130], [("black", 20)])
+    race = FastRace(replace(state, cars=(make_car(130, gear=2, hand="4 4 1 1 2 2 3"),
+                                         state.cars[1])))
+    for _ in range(40):
+        if race.is_over():
+            break
+        _fast_round(race)
+    final = race.to_state()
+    assert race.is_over() and final.ranking == (0, 1)
