@@ -194,6 +194,9 @@ def _blind_checker_catches(setup: RaceSetup, seed: int) -> bool:
     return False
 
 
+@pytest.mark.rules("ruling.cooling-bonus-own-cooldown", "ruling.slipstream-bonus-all-or-nothing",
+                   "ruling.free-boost-empty-engine", "ruling.legend-blocked-spot",
+                   "ruling.legend-adrenaline-count")
 @pytest.mark.parametrize(("ruling", "choice"), MODULE_ALTERNATIVES)
 def test_both_engines_and_the_checker_honour_each_module_alternative(ruling: str,
                                                                      choice: str) -> None:
