@@ -29,6 +29,12 @@ PAGE = ROOT / "docs" / "guides" / "mutation.rst"
 RERUN = "test_fast_rules.py::test_the_fast_engine_passes_the_rule_test"
 ON_FAST = " (on the fast engine)"
 _FAILED = re.compile(r"^FAILED (\S+?)(?: - |$)", re.MULTILINE)
+#: The traceback line of a failed assertion (``>`` and the source).
+_FAILED_LINE = re.compile(r"^>\s+(.*)$", re.MULTILINE)
+#: Assertions of rule tests that compare the fast engine with the reference engine's own
+#: outcome (tests/test_module_rulings.py): a kill there is a comparison, not a rule check.
+COMPARISONS = re.compile(r"assert (fast\.to_state\(\) == after|fast_legal\(state\) == legal"
+                         r"|fast_final == final)")
 
 
 def scratch(name: str) -> Path:
@@ -265,7 +271,12 @@ def summarize(name: str, db: Path, equivalent: dict[str, str], rule_tests: set[s
             failed = _FAILED.findall(res.get("output") or "")
             test = failed[0] if failed else "(no test named: crash or timeout)"
             short = killer(test.removeprefix("tests/"), rule_tests)
-            if short in rule_tests or short.endswith(ON_FAST):
+            lines = _FAILED_LINE.findall(res.get("output") or "")
+            if lines and COMPARISONS.search(lines[-1]):
+                counts["killed by a comparison with the reference engine"] += 1
+                by_other.append({"mutant": key, "where": where, "test": test,
+                                 "assertion": lines[-1].strip()})
+            elif short in rule_tests or short.endswith(ON_FAST):
                 counts["killed by a rule test"] += 1
                 killers[short] += 1
             else:
@@ -350,11 +361,16 @@ def render(results: list[dict[str, Any]]) -> str:
              "a rules module (an operator, a number, a comparison, a condition negated). The "
              "score counts the mutants that a test tagged with rule IDs killed (``pytest -x``: "
              "the first test to fail is named), out of every mutant run less those explained as "
-             "equivalent (they change no behaviour). Golden files and fast-versus-reference "
-             "comparisons are not in the test commands, so they kill nothing here; the fast "
-             "engine's session runs the hand-written rule tests on the fast engine "
+             "equivalent (they change no behaviour; a reason that starts *not a rule* marks "
+             "code that implements none, such as the fast engine's seeded driver). Golden files "
+             "and whole fast-versus-reference comparisons are not in the test commands; the "
+             "fast engine's session runs the hand-written rule tests on the fast engine "
              "(``tests/test_fast_rules.py``: a kill is named by the rule test, *on the fast "
-             "engine*) and the independent race checker's fast-engine tests. A session mutates "
+             "engine*), the independent race checker's fast-engine tests and the module "
+             "rulings' scenarios (``tests/test_module_rulings.py``), some of whose assertions "
+             "compare the fast engine's state or legal actions with the reference engine's: a "
+             "kill by one of those assertions is counted as *killed by a comparison with the "
+             "reference engine*, not by a rule test. A session mutates "
              "the code of the commit it was made from (named below); its survivors were run "
              "again with the tests of the commit that wrote this page (``retest``; ``retest "
              "--on-head`` applies each to a copy of that commit's code where the mutation "
