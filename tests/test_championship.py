@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -538,6 +539,26 @@ def test_cli_plays_prints_writes_and_replays_a_season(
     code, via_replay, _ = _run(capsys, "replay", str(path))
     assert code == 0 and "championship log verified" in via_replay
     assert again.split("Final standings:")[1].split("championship log verified")[0] in out
+
+
+@pytest.mark.rules("championship.season", "sponsor.play")
+def test_cli_explains_every_card_it_names(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each upgrade (G..) and Sponsorship card (S..) the season's text names is explained
+    after the standings, a sponsor by its printed name and speed from the data file."""
+    code, out, _ = _run(capsys, "championship", "--season", "1961", "--players", "3",
+                        "--seed", "5")
+    assert code == 0
+    body, _, legend = out.partition("Final standings:")
+    named = set(re.findall(r"\b[GS]\d+\b", body))
+    assert any(t.startswith("S") for t in named) and any(t.startswith("G") for t in named)
+    explained = set(re.findall(r"^  ([GS]\d+)[ :]", legend, flags=re.MULTILINE))
+    assert named <= explained
+    spec = json.loads((Path(__file__).parents[1] / "spec" / "modules" /
+                       "championship.json").read_text(encoding="utf-8"))
+    for card in spec["sponsors"]["cards"]:
+        if card["token"] in named:
+            speeds = " or ".join(map(str, card["speed"]))
+            assert f"  {card['token']} {card['name']}: speed {speeds}" in legend
 
 
 @pytest.mark.rules("championship.season")

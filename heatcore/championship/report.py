@@ -7,6 +7,7 @@ from heatcore.actions import Plan
 from heatcore.championship.press import press_corners
 from heatcore.championship.season import Championship, RaceResult
 from heatcore.garage.data import is_sponsor
+from heatcore.garage.legend import card_legend
 from heatcore.state import car_name
 from heatcore.track import load_track
 
@@ -57,7 +58,8 @@ def race_lines(result: RaceResult, races: int) -> list[str]:
 
 
 def championship_lines(champ: Championship) -> list[str]:
-    """Every race, then the final standings and who holds which upgrades and sponsors."""
+    """Every race, then the final standings and who holds which upgrades and sponsors, then
+    what each card named does."""
     races = len(champ.races)
     lines = [f"Championship {champ.year}: {champ.players} players"
              f"{', weather module' if champ.weather else ''}"]
@@ -69,4 +71,9 @@ def championship_lines(champ: Championship) -> list[str]:
         cards = " ".join(held[car]) if held else ""
         lines.append(f"  {place}. {car_name(car)} {champ.totals[car]} points"
                      f"{'; sponsors held: ' + cards if cards else ''}")
-    return lines
+    named = {card for result in champ.races for card in result.garage.market}
+    named |= {card for result in champ.races for ups in result.race.setup.upgrades
+              for card in ups}
+    named |= {gain.card for result in champ.races for gain in result.gains if gain.card}
+    named |= {card for cards in held for card in cards}
+    return lines + card_legend(named)

@@ -27,14 +27,27 @@ def symbol_text(symbol: str, amount: int) -> str:
     return words + (" (!)" if info.mandatory else "")
 
 
-def card_text(up: Upgrade) -> str:
-    """``G5 (Body): speed 5; Reduce stress 1``: one upgrade type in a line."""
+def card_text(up: Upgrade, label: str | None = None) -> str:
+    """``G5 (Body): speed 5; Reduce stress 1``: one card type in a line, headed by
+    ``label`` (default: the upgrade's market name and family)."""
+    head = label or f"{up.market} ({up.family})"
     if up.heat_card:
-        return f"{up.market} ({up.family}): a Heat card in the deck (shown as H)"
+        return f"{head}: a Heat card in the deck (shown as H)"
     speed = " or ".join(map(str, up.speeds)) + (" (chosen at reveal)" if len(up.speeds) > 1
                                                 else "")
     signs = ", ".join(symbol_text(s, n) for s, n in up.symbols) or "no symbols"
-    return f"{up.market} ({up.family}): speed {speed}; {signs}"
+    return f"{head}: speed {speed}; {signs}"
+
+
+def _symbol_lines(cards: Iterable[Upgrade], width: int) -> list[str]:
+    """What each symbol printed on ``cards`` does, in the data file's order, wrapped."""
+    used = {s for up in cards for s, _ in up.symbols}
+    lines: list[str] = []
+    for symbol in (s for s in symbols() if s in used):
+        info = symbols()[symbol]
+        lines += textwrap.wrap(f"{info.name}: {info.text}", width, initial_indent="  ",
+                               subsequent_indent="    ")
+    return lines
 
 
 def upgrade_legend(markets: Iterable[str], width: int = 100) -> list[str]:
@@ -46,9 +59,26 @@ def upgrade_legend(markets: Iterable[str], width: int = 100) -> list[str]:
         return []
     lines = ["Upgrades in this race (spec/modules/garage.json; (!) = mandatory):"]
     lines += ["  " + card_text(up) for up in ups]
-    used = {s for up in ups for s, _ in up.symbols}
-    for symbol in (s for s in symbols() if s in used):  # the data file's order
-        info = symbols()[symbol]
-        lines += textwrap.wrap(f"{info.name}: {info.text}", width, initial_indent="  ",
-                               subsequent_indent="    ")
-    return lines
+    return lines + _symbol_lines(ups, width)
+
+
+def card_legend(tokens: Iterable[str], width: int = 100) -> list[str]:
+    """The lines that explain the upgrade (``G5``) and Sponsorship (``S80``) cards
+    ``tokens`` and their symbols, wrapped to ``width``; none when there are none."""
+    from heatcore.championship.data import sponsor_types
+    from heatcore.garage.data import sponsor_cards
+
+    names = set(tokens)
+    table, sponsors = upgrades(), sponsor_cards()
+    ups = [table[m] for m in sorted(names & table.keys(), key=lambda m: table[m].type)]
+    spons = [sponsors[t] for t in sorted(names & sponsors.keys())]
+    lines = []
+    if ups:
+        lines.append("Upgrades named above (spec/modules/garage.json; (!) = mandatory):")
+        lines += ["  " + card_text(up) for up in ups]
+    if spons:
+        lines.append("Sponsorship cards named above (spec/modules/championship.json; each is "
+                     "used once):")
+        lines += ["  " + card_text(up, f"{up.token} {sponsor_types()[up.token].name}")
+                  for up in spons]
+    return lines + _symbol_lines([*ups, *spons], width)
