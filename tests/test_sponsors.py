@@ -64,6 +64,16 @@ def step(state: RaceState, action: Any) -> tuple[RaceState, list[Event]]:
     return after, list(events)
 
 
+def to_discard(state: RaceState) -> RaceState:
+    """Play the turn on to its discard step: end react at react, else the first legal action."""
+    while state.turn is not None and state.turn.stage is not Stage.DISCARD:
+        legal = legal_actions(state)
+        react = state.turn.stage is Stage.REACT
+        state, _ = step(state, next(a for a in legal if isinstance(a, EndReact))
+                        if react else legal[0])
+    return state
+
+
 def finish_turn(state: RaceState, discard: tuple[str, ...] = ()) -> tuple[RaceState, list[Event]]:
     """Play P1's turn on: end react, no slipstream, discard ``discard``; stop at P2's turn."""
     events: list[Event] = []
@@ -143,11 +153,7 @@ def test_a_played_sponsor_is_used_up_not_put_on_the_discard_pile() -> None:
 
 @pytest.mark.rules("sponsor.discard", "ruling.sponsor-discarded", "discard.optional")
 def test_an_unplayed_sponsor_may_be_discarded_to_the_players_own_discard_pile() -> None:
-    state, _ = to_turn(holding("S83"), 1, "1")
-    while state.turn is not None and state.turn.stage is not Stage.DISCARD:
-        state, _ = step(state, next(a for a in legal_actions(state)
-                                    if isinstance(a, EndReact)) if state.turn.stage
-                        is Stage.REACT else legal_actions(state)[0])
+    state = to_discard(to_turn(holding("S83"), 1, "1")[0])
     assert Discard(0, ("S83",)) in legal_actions(state)
     after, _ = finish_turn(state, ("S83",))
     garage = after.garage
@@ -160,11 +166,7 @@ def test_an_unplayed_sponsor_may_be_discarded_to_the_players_own_discard_pile() 
 
 @pytest.mark.rules("sponsor.in-hand", "sponsor.given-at-once", "ruling.sponsor-gained-timing")
 def test_a_gained_sponsor_reaches_the_hand_in_time_for_discard_and_counts_at_replenish() -> None:
-    state, _ = to_turn(holding(""), 1, "1")
-    while state.turn is not None and state.turn.stage is not Stage.DISCARD:
-        state, _ = step(state, next(a for a in legal_actions(state)
-                                    if isinstance(a, EndReact)) if state.turn.stage
-                        is Stage.REACT else legal_actions(state)[0])
+    state = to_discard(to_turn(holding(""), 1, "1")[0])
     assert not any(isinstance(a, GainSponsor) for a in legal_actions(state))  # an input
     gained, events = step(state, GainSponsor(0, "S81"))
     assert "S81" in gained.cars[0].hand and [e.kind for e in events] == ["sponsor-gained"]
