@@ -7,7 +7,8 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable
 
-from heatcore.garage.data import Upgrade, symbols, upgrades
+from heatcore.championship.data import sponsor_types
+from heatcore.garage.data import Upgrade, sponsor_cards, symbols, upgrades
 
 
 def symbol_text(symbol: str, amount: int) -> str:
@@ -51,33 +52,26 @@ def _symbol_lines(cards: Iterable[Upgrade], width: int) -> list[str]:
 
 
 def upgrade_legend(markets: Iterable[str], width: int = 100) -> list[str]:
-    """The lines that explain the upgrade types ``markets`` (``G5``...) and their symbols,
-    wrapped to ``width``; none when there are no upgrades."""
-    table = upgrades()
-    ups = [table[m] for m in sorted(set(markets), key=lambda m: table[m].type)]
-    if not ups:
-        return []
-    lines = ["Upgrades in this race (spec/modules/garage.json; (!) = mandatory):"]
-    lines += ["  " + card_text(up) for up in ups]
-    return lines + _symbol_lines(ups, width)
+    """The lines that explain the upgrade types ``markets`` (``G5``...) of a race and their
+    symbols, wrapped to ``width``; none when there are no upgrades."""
+    return card_legend(markets, width, "in this race")
 
 
-def card_legend(tokens: Iterable[str], width: int = 100) -> list[str]:
+def card_legend(tokens: Iterable[str], width: int = 100, where: str = "named above"
+                ) -> list[str]:
     """The lines that explain the upgrade (``G5``) and Sponsorship (``S80``) cards
-    ``tokens`` and their symbols, wrapped to ``width``; none when there are none."""
-    from heatcore.championship.data import sponsor_types
-    from heatcore.garage.data import sponsor_cards
-
+    ``tokens`` and their symbols, headed ``Upgrades {where}``, wrapped to ``width``; none
+    when there are none."""
     names = set(tokens)
     table, sponsors = upgrades(), sponsor_cards()
     ups = [table[m] for m in sorted(names & table.keys(), key=lambda m: table[m].type)]
     spons = [sponsors[t] for t in sorted(names & sponsors.keys())]
     lines = []
     if ups:
-        lines.append("Upgrades named above (spec/modules/garage.json; (!) = mandatory):")
+        lines.append(f"Upgrades {where} (spec/modules/garage.json; (!) = mandatory):")
         lines += ["  " + card_text(up) for up in ups]
     if spons:
-        lines.append("Sponsorship cards named above (spec/modules/championship.json; each is "
+        lines.append(f"Sponsorship cards {where} (spec/modules/championship.json; each is "
                      "used once):")
         lines += ["  " + card_text(up, f"{up.token} {sponsor_types()[up.token].name}")
                   for up in spons]
