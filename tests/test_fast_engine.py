@@ -242,5 +242,56 @@ def test_the_compiled_build_runs_where_it_is_required() -> None:
 
 
 def test_tables_are_bounded() -> None:
-    assert fast_tables.plan_actions.cache_info().maxsize == fast_tables.PER_CAR_TABLE_SIZE
-    assert fast_tables.discard_actions.cache_info().maxsize == fast_tables.PER_CAR_TABLE_SIZE
+    """More hands than HAND_TABLE_SIZE empty the tables instead of growing them; a table
+    made again lists the same actions."""
+    hand = ("1", "1", "2", "3", "4", "H", "S")
+    before = fast_tables.plan_actions(0, 2, True, hand)
+    for n in range(fast_tables.HAND_TABLE_SIZE + 1):
+        fast_tables.hand_tables((str(n),))
+        assert fast_tables.hand_count() <= fast_tables.HAND_TABLE_SIZE
+    assert fast_tables.hand_count() < fast_tables.HAND_TABLE_SIZE
+    assert fast_tables.plan_actions(0, 2, True, hand) == before
+
+
+def test_tables_hold_each_cars_actions() -> None:
+    """A car's table lists its own actions (never another car's); equal actions of a car
+    are one object in every table; react tables differ by every option."""
+    hand = ("1", "2", "2", "3", "4", "H", "H")
+    for car in range(6):
+        plans = fast_tables.plan_actions(car, 2, True, hand)
+        assert {p.car for p in plans} == {car}
+        assert [(p.gear, p.cards) for p in plans] == list(fast_tables.plans(2, True, hand))
+        discards = fast_tables.discard_actions(car, hand)
+        assert {d.car for d in discards} == {car}
+        assert [d.cards for d in discards] == list(fast_tables.discards(hand))
+    shared = fast_tables.plan_actions(1, 2, True, hand)[3]
+    other_hand = ("1", "2", "2", "3", "4", "4", "H")
+    assert any(p is shared for p in fast_tables.plan_actions(1, 2, True, other_hand))
+    assert fast_tables.plan_actions(1, 2, False, hand) != fast_tables.plan_actions(1, 2, True,
+                                                                                   hand)
+    options = [(c, a, m, b) for c in range(3) for a in (False, True) for m in (False, True)
+               for b in (False, True)]
+    tables = {fast_tables.react_actions(4, *option) for option in options}
+    assert len(tables) == len(options)
+
+
+def test_a_batch_of_races_leaves_nothing_for_the_cycle_collector() -> None:
+    """CollectorPaused rests on this: fast races, with modules and Legends or not, make no
+    reference cycles (the collector finds nothing after a batch played without it)."""
+    import gc
+
+    from heatcore.fast import CollectorPaused
+
+    def batch(first: int) -> None:
+        for seed in range(first, first + 12):
+            fast_random_race(track_ids()[seed % 4], PLAYER_COUNTS[seed % 5], seed)
+        fast_random_race("usa", 4, first, modules=("weather", "legends"), legends=1)
+
+    batch(0)  # first use: imports and data files load (their objects live on anyway)
+    gc.collect()
+    with CollectorPaused():
+        assert not gc.isenabled()
+        batch(100)
+        found = gc.collect()
+    assert gc.isenabled()
+    assert found == 0

@@ -23,11 +23,12 @@ BUILD = select()
 
 from heatcore.fast.driver import (  # noqa: E402 (after the build is chosen)
     FAST_POLICIES,
+    CollectorPaused,
     FastRaceResult,
     fast_random_race,
     play,
 )
 from heatcore.fast.race import FastCar, FastRace  # noqa: E402
 
-__all__ = ["BUILD", "FAST_POLICIES", "FastCar", "FastRace", "FastRaceResult",
+__all__ = ["BUILD", "FAST_POLICIES", "CollectorPaused", "FastCar", "FastRace", "FastRaceResult",
            "fast_random_race", "play"]

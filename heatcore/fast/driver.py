@@ -56,12 +56,17 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffl
         legend_order = list(full_deck())
         rng.shuffle(legend_order)
         return LegendShuffle(index, tuple(legend_order))
-    car = race.cars[index]
     if type(rng) is not PLAIN_RANDOM:
+        car = race.cars[index]
         return shuffle_cards(index, car.deck + car.discard, rng)
-    order = sorted(car.deck + car.discard)
+    order = race.shuffle_pool()
+    getrandbits = rng.getrandbits  # below(rng, n) for each n, without the method lookups
     for i in range(len(order) - 1, 0, -1):
-        j = below(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
         order[i], order[j] = order[j], order[i]
     return Shuffle(index, tuple(order))
 
@@ -87,14 +92,31 @@ FAST_POLICIES: dict[str, FastPolicy] = {
 }
 
 
+class CollectorPaused:
+    """``with CollectorPaused():`` the cyclic garbage collector is paused, then restored as
+    it was. Fast-engine races make no reference cycles (``tests/test_fast_engine.py``: a
+    batch leaves nothing for the collector), so reference counting frees all they drop;
+    the collector's passes would only walk the action tables, about a tenth of the time.
+    ``play`` pauses it for each race; a batch of races pauses it once for them all (when
+    it resumes between races it walks every table again)."""
+
+    def __init__(self) -> None:
+        self.collecting = False
+
+    def __enter__(self) -> None:
+        self.collecting = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.collecting:
+            gc.enable()
+
+
 def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceResult:
     """Play ``setup`` to the end: ``policy`` chooses, ``rng`` supplies chance outcomes (as
-    :func:`heatcore.driver.play`). The cyclic garbage collector is paused while the race
-    runs (the race makes no reference cycles: reference counting frees what it drops, and
-    the collector's passes over the action tables cost about a tenth of the time)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    :func:`heatcore.driver.play`), with the cyclic garbage collector paused
+    (:class:`CollectorPaused`)."""
+    with CollectorPaused():
         race = FastRace.start(setup)
         actions: list[Action] = []
         uniform = policy is fast_random_policy
@@ -108,10 +130,7 @@ def play(setup: RaceSetup, policy: FastPolicy, rng: random.Random) -> FastRaceRe
                 action = policy(race, race.legal_actions(), rng)
             race.apply(action)
             actions.append(action)
-    finally:
-        if collecting:
-            gc.enable()
-    return FastRaceResult(setup, tuple(actions), race)
+        return FastRaceResult(setup, tuple(actions), race)
 
 
 def fast_random_race(track: str, players: int, seed: int, laps: int | None = None,

@@ -380,8 +380,8 @@ class ModuleRace(FastRace):
         if spaces <= 0 or not self._stay:
             return False
         target = self.cars[self.car].position + spaces
-        board = self.track.board_spot
-        return board(target, True) in self.spots and board(target, False) in self.spots
+        return (self._board(target, True) in self.spots
+                and self._board(target, False) in self.spots)
 
     @implements("legend.deck")
     def _reveal_legend_card(self) -> bool:

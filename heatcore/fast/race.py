@@ -133,7 +133,7 @@ class FastRace:
 
     __slots__ = (
         "_checked_setback", "_cluttered_free_only", "_finished_skip", "_lap", "_legal",
-        "_must_gain", "_own_stay",
+        "_must_gain", "_own_stay", "_pool",
         "_spin_skip_discard", "_stress_unlimited", "_zero_place", "adrenaline",
         "adrenaline_cars", "adrenaline_cooldown_used",
         "adrenaline_move_used", "boosted", "car", "cars", "cooldown_used", "corner_lines",
@@ -188,7 +188,7 @@ class FastRace:
         self.shuffle = state.shuffle
         self.ranking = state.ranking
         self._lap: int = state.track.spaces_per_lap
-        self.spots = {self._board(state.cars[i].position, state.cars[i].racing_line)
+        self.spots: set[int] = {self._board(state.cars[i].position, state.cars[i].racing_line)
                       for i in state.on_track()}
         turn = state.turn or Turn(car=0, stage=REVEAL, start_position=0)
         self.car = turn.car
@@ -204,6 +204,7 @@ class FastRace:
         self.boosted = turn.boosted
         self.reach = turn.reach
         self._legal: tuple[Action, ...] | None = None
+        self._pool: list[Card] | None = None  # shuffle_pool's list, until the shuffle
 
     @classmethod
     def start(cls, setup: RaceSetup) -> FastRace:
@@ -245,6 +246,16 @@ class FastRace:
     def is_chance(self) -> bool:
         """Whether the next input is a chance outcome (a shuffle)."""
         return self.shuffle is not None
+
+    def shuffle_pool(self) -> list[Card]:
+        """The cards the awaited shuffle orders (the deck and discard pile of the car that
+        awaits it), sorted: a new list each time (a chance point must be awaited)."""
+        pool = self._pool
+        if pool is None:
+            assert self.shuffle is not None
+            car = self.cars[self.shuffle]
+            pool = self._pool = sorted(car.deck + car.discard)
+        return list(pool)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action in the reference engine's canonical order; empty at a chance
@@ -288,32 +299,37 @@ class FastRace:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` and every step after it that needs no choice. An illegal
         action raises the reference engine's IllegalAction and changes nothing."""
-        if action.__class__ not in ACTION_CLASSES:
+        kind = type(action)  # exactly an action class (require_action): compared by identity
+        if kind not in ACTION_CLASSES:
             require_action(action)
-        if isinstance(action, Plan):
+        if kind is Plan:
+            assert isinstance(action, Plan)
             self._check_plan(action)
             self._apply_plan(action)
-        elif isinstance(action, Discard):
+        elif kind is Discard:
+            assert isinstance(action, Discard)
             self._check_discard(action)
             self._apply_discard(action)
-        elif isinstance(action, Shuffle):
+        elif kind is Shuffle:
+            assert isinstance(action, Shuffle)
             self._check_shuffle(action)
             self._apply_shuffle(action)
         elif not self._offered(action):  # react and slipstream choices
             self._reject(action)
-        elif isinstance(action, EndReact):
+        elif kind is EndReact:
             self.stage = SLIPSTREAM
-        elif isinstance(action, Slipstream):
+        elif kind is Slipstream:
             self._move(self.car, SLIPSTREAM_SPACES)
             self._after_slipstream()
-        elif isinstance(action, Boost):
+        elif kind is Boost:
             self._boost()
-        elif isinstance(action, AdrenalineMove):
+        elif kind is AdrenalineMove:
             self._adrenaline_move()
-        elif isinstance(action, Cooldown):
+        elif kind is Cooldown:
+            assert isinstance(action, Cooldown)
             self._cool(action.amount)
             self.cooldown_used = True
-        elif isinstance(action, AdrenalineCooldown):
+        elif kind is AdrenalineCooldown:
             self._cool(1)
             self.adrenaline_cooldown_used = True
         else:  # DeclineSlipstream
@@ -369,10 +385,7 @@ class FastRace:
     @implements("deck.reshuffle")
     def _check_shuffle(self, action: Shuffle) -> None:
         """heatcore.cleanup.check_shuffle."""
-        if self.shuffle != action.car:
-            self._reject(action)
-        car = self.cars[action.car]
-        if sorted(action.order) != sorted(car.deck + car.discard):
+        if self.shuffle != action.car or sorted(action.order) != self.shuffle_pool():
             self._reject(action)
 
     @implements("deck.reshuffle")
@@ -382,6 +395,7 @@ class FastRace:
         car.deck = list(action.order)
         car.discard = []
         self.shuffle = None
+        self._pool = None
 
     @implements("play.card-count", "info.plan-simultaneous", "ruling.simultaneous-planning")
     def _apply_plan(self, plan: Plan) -> None:
@@ -503,7 +517,9 @@ class FastRace:
         """heatcore.reveal.flip_once: turn over one card, or await a shuffle."""
         car = self.cars[self.car]
         deck = car.deck
-        if BASIC_SET.isdisjoint(deck) and BASIC_SET.isdisjoint(car.discard):
+        top_is_basic = bool(deck) and deck[0] in BASIC_SET  # the usual case: no search
+        if (not top_is_basic and BASIC_SET.isdisjoint(deck)
+                and BASIC_SET.isdisjoint(car.discard)):
             self.flips_left -= 1
             return
         if not deck:
@@ -524,10 +540,10 @@ class FastRace:
         self.stage = REACT
         self.to_move = 0
 
-    def _board(self, position: int, racing_line: bool) -> tuple[int, bool]:
-        """heatcore.track.Track.board_spot: (space 1..L, racing line) of an unrolled
-        position."""
-        return ((position - 1) % self._lap + 1, racing_line)
+    def _board(self, position: int, racing_line: bool) -> int:
+        """heatcore.track.Track.board_spot (space 1..L, racing line) of an unrolled position,
+        as one number: twice the space, plus one on the racing line."""
+        return ((position - 1) % self._lap + 1) * 2 + (1 if racing_line else 0)
 
     @implements("place.racing-line-first", "place.blocked", "setup.board-space")
     def _place(self, car: FastCar, position: int) -> None:

@@ -4,13 +4,14 @@ Plans and discards depend on the hand (a multiset of 7 cards of 8 kinds, so a fe
 thousand hands at most), the gear and whether the engine can pay a two-gear shift; each
 table is an ordered set (a dict with None values) of the choices (``(gear, cards)`` of a
 plan, the cards of a discard) in the reference engine's canonical order. A car's actions
-are the table's keys as interned action values. React and slipstream choices depend on a
-few flags only.
+are the table's keys as interned action values, kept with the hand (:class:`HandTables`:
+one dictionary lookup by hand, then a list slot by car, gear and the shift's payment).
+React and slipstream choices depend on a few flags only: a slot by their number.
 """
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
 from typing import Final
 
@@ -32,10 +33,15 @@ from heatcore.registry import implements
 from heatcore.setup import MAX_PLAYERS
 
 Hand = tuple[Card, ...]
-#: The bound of each per-car action table (the shared tables are bounded by the hands):
-#: room for every (car, gear, hand) a long run of 6-player races meets (about 46,000 after
-#: 3,000 races; a smaller bound evicts and rebuilds tables all the time).
-PER_CAR_TABLE_SIZE = 1 << 17
+#: The most hands whose action tables are kept (then they are all dropped and rebuilt as
+#: needed): room for every hand a long run of core races meets (about 6,000 after 3,000
+#: races on every track with 2, 4 and 6 cars); Garage and sponsor cards make many more.
+HAND_TABLE_SIZE = 1 << 15
+_GEARS: Final = HIGHEST_GEAR - LOWEST_GEAR + 1
+#: Plan choice slots per hand: by gear, shift payment and ruling.cluttered-gear.
+_CHOICE_SLOTS: Final = _GEARS * 4
+#: React slots per car: by the cooldowns open (fewer than this), then three flags.
+_REACT_COOLDOWNS: Final = 64
 
 
 @cache
@@ -72,35 +78,117 @@ def _plays(playable: Hand, gear: int) -> dict[tuple[int, Hand], None]:
     return dict.fromkeys((gear, cards) for cards in combinations(playable, gear))
 
 
-#: Each car's Plan actions by (gear, cards), and Discard actions by cards: made once each.
-_PLANS: Final[list[dict[tuple[int, Hand], Plan]]] = [{} for _ in range(MAX_PLAYERS)]
-_DISCARDS: Final[list[dict[Hand, Discard]]] = [{} for _ in range(MAX_PLAYERS)]
+class PlanChoice:
+    """One plan (gear, cards) and each car's Plan action of it, made when first asked for
+    (so equal plans of a car are one object)."""
+
+    __slots__ = ("by_car", "cards", "gear")
+
+    def __init__(self, gear: int, cards: Hand) -> None:
+        self.gear = gear
+        self.cards = cards
+        self.by_car: list[Plan | None] = [None] * MAX_PLAYERS
+
+    def plan(self, car: int) -> Plan:
+        """The Plan action of ``car`` (0 to MAX_PLAYERS - 1)."""
+        plan = self.by_car[car]
+        if plan is None:
+            plan = self.by_car[car] = Plan(car, self.gear, self.cards)
+        return plan
 
 
-def _plan(car: int, choice: tuple[int, Hand]) -> Plan:
-    """The car's Plan action of ``choice`` (gear, cards), the same object every time."""
-    table = _PLANS[car]
-    plan = table.get(choice)
-    if plan is None:
-        plan = table[choice] = Plan(car, choice[0], choice[1])
-    return plan
+class DiscardChoice:
+    """One discard (cards) and each car's Discard action of it, made when first asked for."""
+
+    __slots__ = ("by_car", "cards")
+
+    def __init__(self, cards: Hand) -> None:
+        self.cards = cards
+        self.by_car: list[Discard | None] = [None] * MAX_PLAYERS
+
+    def discard(self, car: int) -> Discard:
+        """The Discard action of ``car`` (0 to MAX_PLAYERS - 1)."""
+        discard = self.by_car[car]
+        if discard is None:
+            discard = self.by_car[car] = Discard(car, self.cards)
+        return discard
 
 
-def _discard(car: int, cards: Hand) -> Discard:
-    """The car's Discard action of ``cards``, the same object every time."""
-    table = _DISCARDS[car]
-    discard = table.get(cards)
-    if discard is None:
-        discard = table[cards] = Discard(car, cards)
-    return discard
+#: Every plan and discard met, once each (emptied with the hands' tables).
+_PLAN_CHOICES: Final[dict[tuple[int, Hand], PlanChoice]] = {}
+_DISCARD_CHOICES: Final[dict[Hand, DiscardChoice]] = {}
 
 
-@lru_cache(maxsize=PER_CAR_TABLE_SIZE)
+def _plan_choice(choice: tuple[int, Hand]) -> PlanChoice:
+    interned = _PLAN_CHOICES.get(choice)
+    if interned is None:
+        interned = _PLAN_CHOICES[choice] = PlanChoice(choice[0], choice[1])
+    return interned
+
+
+def _discard_choice(cards: Hand) -> DiscardChoice:
+    interned = _DISCARD_CHOICES.get(cards)
+    if interned is None:
+        interned = _DISCARD_CHOICES[cards] = DiscardChoice(cards)
+    return interned
+
+
+class HandTables:
+    """The action tables of one hand (canonical), filled as first asked for: its plans by
+    (gear, shift payment, cluttered ruling) and its discards, then each car's actions of
+    them (Plan actions by car and the same three, Discard actions by car)."""
+
+    __slots__ = ("discard_actions", "discard_choices", "hand", "plan_actions", "plan_choices")
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.plan_choices: list[tuple[PlanChoice, ...] | None] = [None] * _CHOICE_SLOTS
+        self.plan_actions: list[tuple[Plan, ...] | None] = [None] * (MAX_PLAYERS
+                                                                     * _CHOICE_SLOTS)
+        self.discard_choices: tuple[DiscardChoice, ...] | None = None
+        self.discard_actions: list[tuple[Discard, ...] | None] = [None] * MAX_PLAYERS
+
+
+#: The tables of each hand met (at most HAND_TABLE_SIZE hands, then emptied).
+_HANDS: Final[dict[Hand, HandTables]] = {}
+
+
+def hand_tables(hand: Hand) -> HandTables:
+    """The tables of ``hand`` (canonical), made when first asked for."""
+    tables = _HANDS.get(hand)
+    if tables is None:
+        if len(_HANDS) >= HAND_TABLE_SIZE:
+            _HANDS.clear()
+            _PLAN_CHOICES.clear()
+            _DISCARD_CHOICES.clear()
+        tables = _HANDS[hand] = HandTables(hand)
+    return tables
+
+
+def hand_count() -> int:
+    """The number of hands whose tables are kept now."""
+    return len(_HANDS)
+
+
 def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand,
                  cluttered_free_only: bool = False) -> tuple[Plan, ...]:
     """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
-    return tuple([_plan(car, choice)
-                  for choice in plans(gear, can_pay_shift, hand, cluttered_free_only)])
+    if not (0 <= car < MAX_PLAYERS and LOWEST_GEAR <= gear <= HIGHEST_GEAR):
+        return tuple([Plan(car, g, cards)  # no slot for it: made afresh
+                      for g, cards in plans(gear, can_pay_shift, hand, cluttered_free_only)])
+    tables = hand_tables(hand)
+    local = ((gear - LOWEST_GEAR) * 2 + (1 if can_pay_shift else 0)) * 2 \
+        + (1 if cluttered_free_only else 0)
+    slot = car * _CHOICE_SLOTS + local
+    actions = tables.plan_actions[slot]
+    if actions is None:
+        choices = tables.plan_choices[local]
+        if choices is None:
+            choices = tables.plan_choices[local] = tuple([
+                _plan_choice(choice)
+                for choice in plans(gear, can_pay_shift, hand, cluttered_free_only)])
+        actions = tables.plan_actions[slot] = tuple([choice.plan(car) for choice in choices])
+    return actions
 
 
 @cache
@@ -115,18 +203,45 @@ def discards(hand: Hand) -> dict[Hand, None]:
     return out
 
 
-@lru_cache(maxsize=PER_CAR_TABLE_SIZE)
 def discard_actions(car: int, hand: Hand) -> tuple[Discard, ...]:
     """``discards`` as the car's Discard actions (interned)."""
-    return tuple([_discard(car, cards) for cards in discards(hand)])
+    if not 0 <= car < MAX_PLAYERS:
+        return tuple([Discard(car, cards) for cards in discards(hand)])  # no slot: afresh
+    tables = hand_tables(hand)
+    actions = tables.discard_actions[car]
+    if actions is None:
+        choices = tables.discard_choices
+        if choices is None:
+            choices = tables.discard_choices = tuple([_discard_choice(cards)
+                                                      for cards in discards(hand)])
+        actions = tables.discard_actions[car] = tuple([choice.discard(car)
+                                                       for choice in choices])
+    return actions
 
 
-@cache
-@implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects")
+#: React tables by slot (see ``react_actions``).
+_REACTS: Final[dict[int, tuple[Action, ...]]] = {}
+
+
 def react_actions(car: int, cooldowns: int, adrenaline_cooldown: bool, adrenaline_move: bool,
                   boost: bool) -> tuple[Action, ...]:
     """Step 5 with ``cooldowns`` Heat the gear's cooldown may still take from the hand and
-    the other options still open; ``end react`` last."""
+    the other options still open; ``end react`` last (a shared table)."""
+    if not 0 <= cooldowns < _REACT_COOLDOWNS:
+        return _react_table(car, cooldowns, adrenaline_cooldown, adrenaline_move, boost)
+    slot = (((car * _REACT_COOLDOWNS + cooldowns) * 2 + (1 if adrenaline_cooldown else 0)) * 2
+            + (1 if adrenaline_move else 0)) * 2 + (1 if boost else 0)
+    actions = _REACTS.get(slot)
+    if actions is None:
+        actions = _REACTS[slot] = _react_table(car, cooldowns, adrenaline_cooldown,
+                                               adrenaline_move, boost)
+    return actions
+
+
+@implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects")
+def _react_table(car: int, cooldowns: int, adrenaline_cooldown: bool, adrenaline_move: bool,
+                 boost: bool) -> tuple[Action, ...]:
+    """The react choices, cooldowns first, ``end react`` last."""
     out: list[Action] = [Cooldown(car, n) for n in range(1, cooldowns + 1)]
     if adrenaline_cooldown:
         out.append(AdrenalineCooldown(car))
