@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from heatcore.cards import BOX_STRESS, HAND_SIZE, Card, canonical
 from heatcore.errors import MalformedInput
 from heatcore.events import Event, event
-from heatcore.garage.data import garage_deck, in_deck, is_sponsor, sponsor_cards
+from heatcore.garage.data import (
+    garage_deck,
+    in_deck,
+    is_sponsor,
+    sponsor_cards,
+    sponsor_tokens,
+)
 from heatcore.garage.draft import (
     ALL_DECKS,
     BASIC_DECK,
@@ -163,9 +169,12 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
     core = starting_cards(track, setup.weather if setup.conditions else None,
                           setup.changes).deck
     check_sponsors(setup)
+    sponsors = sponsor_tokens()
+    core_cards = sorted(core)  # multisets compared as sorted lists (faster than Counters)
     for index, deck in enumerate(setup.decks):
-        expected = Counter(garage_deck(core, setup.upgrades[index]) if setup.upgrades else core)
-        if Counter(c for c in deck if not is_sponsor(c)) != expected:
+        expected = sorted(garage_deck(core, setup.upgrades[index])) if setup.upgrades \
+            else core_cards
+        if sorted(c for c in deck if c not in sponsors) != expected:
             raise MalformedInput("setup.deck", f"deck of P{index + 1} is not the starting deck")
 
 
@@ -173,8 +182,9 @@ def check_setup(setup: RaceSetup, track: Track) -> None:
 def check_sponsors(setup: RaceSetup) -> None:
     """MalformedInput unless the Sponsorship cards of the setup (start cards and cards kept
     in the decks) come with the Garage module, fit the box, and the start cards fit the hand."""
+    tokens = sponsor_tokens()
     held = [*(c for h in setup.sponsors for c in h),
-            *(c for d in setup.decks for c in d if is_sponsor(c))]
+            *(c for d in setup.decks for c in d if c in tokens)]
     if not held and not setup.sponsors:
         return
     if GARAGE not in setup.modules:

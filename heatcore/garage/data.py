@@ -107,9 +107,15 @@ def sponsor_cards() -> dict[str, Upgrade]:
             for c in data["sponsors"]["cards"]}
 
 
+@cache
+def sponsor_tokens() -> frozenset[str]:
+    """The Sponsorship cards' tokens (``S80`` ... ``S84``)."""
+    return frozenset(sponsor_cards())
+
+
 def is_sponsor(card: str) -> bool:
     """Whether ``card`` is a Sponsorship card (sponsor.in-hand)."""
-    return card in sponsor_cards()
+    return card in sponsor_tokens()
 
 
 @cache
