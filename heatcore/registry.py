@@ -8,6 +8,7 @@ unique across all of them, so one ``@implements`` registry serves both.
 
 from __future__ import annotations
 
+import ast
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -34,6 +35,43 @@ def implements(*rule_ids: str) -> Callable[[F], F]:
         return func
 
     return mark
+
+
+#: The comment line that names the rules the function defined below it carries out, where
+#: a decorator cannot be used: in a module compiled by mypyc (``heatcore.fast``), a call to a
+#: decorated method goes through Python instead of straight to the compiled code.
+MARK = "# implements:"
+_MARKED: set[str] = set()
+
+
+def implements_marked(module: str, source: Path) -> None:
+    """Register, as ``implements`` does, every function and method of ``module`` (its
+    ``source`` file) preceded by ``# implements: ID, ID, ...`` lines (once per module)."""
+    if module in _MARKED:
+        return
+    _MARKED.add(module)
+    text = source.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for qualname, line in _definitions(ast.parse(text)):
+        rule_ids: list[str] = []
+        above = line - 2  # the line above the def or its first decorator (0-based)
+        while above >= 0 and lines[above].strip().startswith(MARK):
+            marked = lines[above].strip()[len(MARK):]
+            rule_ids[:0] = [r.strip() for r in marked.split(",") if r.strip()]
+            above -= 1
+        for rule_id in rule_ids:
+            IMPLEMENTATIONS.setdefault(rule_id, []).append(f"{module}.{qualname}")
+
+
+def _definitions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, int]]:
+    """(qualified name, line of the def or its first decorator) of each function in
+    ``tree``, methods included."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            yield f"{prefix}{node.name}", first
+        elif isinstance(node, ast.ClassDef):
+            yield from _definitions(node, f"{prefix}{node.name}.")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -295,3 +296,37 @@ def test_a_batch_of_races_leaves_nothing_for_the_cycle_collector() -> None:
         found = gc.collect()
     assert gc.isenabled()
     assert found == 0
+
+
+def test_the_fast_engine_names_its_rules_in_marks(tmp_path: Path) -> None:
+    """The compiled modules name their rules in ``# implements:`` lines (a decorator would
+    make each call to a method a Python-level call): read into the same registry, by the
+    same qualified names, in either build."""
+    from heatcore.registry import IMPLEMENTATIONS, implements_marked
+
+    assert "heatcore.fast.race.FastRace._flip_once" in IMPLEMENTATIONS["reveal.stress-flip"]
+    assert "heatcore.fast.race.FastRace._shift_gears" in IMPLEMENTATIONS[
+        "ruling.simultaneous-planning"]  # the second line of a two-line mark
+    assert "heatcore.fast.modules.ModuleRace._legend_stays" in IMPLEMENTATIONS[
+        "ruling.legend-blocked-spot"]
+    source = tmp_path / "marked.py"
+    source.write_text("# implements: setup.grid\n"
+                      "def first() -> None: ...\n\n\n"
+                      "class Car:\n"
+                      "    # implements: place.blocked,\n"
+                      "    # implements: finish.line\n"
+                      "    @staticmethod\n"
+                      "    def second() -> None: ...\n\n"
+                      "    # implements: setup.hand\n\n"
+                      "    def third() -> None: ...\n", encoding="utf-8")
+    implements_marked("marked_test_module", source)
+    implements_marked("marked_test_module", source)  # once per module
+    found = {rule: [n for n in names if n.startswith("marked_test_module.")]
+             for rule, names in IMPLEMENTATIONS.items()}
+    try:
+        assert found["setup.grid"] == ["marked_test_module.first"]
+        assert found["place.blocked"] == found["finish.line"] == ["marked_test_module.Car.second"]
+        assert found["setup.hand"] == []  # a blank line between: no mark
+    finally:
+        for names in IMPLEMENTATIONS.values():
+            names[:] = [n for n in names if not n.startswith("marked_test_module.")]

@@ -20,6 +20,7 @@ from heatcore.driver import random_race, random_shuffle
 from heatcore.engine import apply, legal_actions
 from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import FastRace, fast_random_race
+from heatcore.fast.compiled import pure_modules
 from heatcore.fast.modules import ModuleRace
 from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import MAX_PLAYERS, RaceSetup, random_setup, start_race
@@ -52,13 +53,15 @@ def _setup(track: str, players: int, modules: tuple[str, ...], seed: int,
     return random_setup(track, players, rng, laps, modules, rulings=rulings)
 
 
-def _lockstep(setup: RaceSetup, seed: int) -> Iterator[Action]:
-    """Play ``setup`` on both engines with random choices, comparing the states and legal
-    actions before every step; yields each action played."""
+def _lockstep(setup: RaceSetup, seed: int,
+              race_class: type[FastRace] = FastRace) -> Iterator[Action]:
+    """Play ``setup`` on both engines (the fast one of ``race_class``'s build) with random
+    choices, comparing the states and legal actions before every step; yields each action
+    played."""
     rng = random.Random(seed)
     state, _ = start_race(setup)
-    fast = FastRace(state)
-    assert isinstance(fast, ModuleRace)
+    fast = race_class(state)
+    assert type(fast).__name__ == "ModuleRace"
     while not state.is_over():
         assert fast.to_state() == state
         assert fast.legal_actions() == legal_actions(state)
@@ -166,30 +169,40 @@ def test_a_state_with_modules_makes_a_module_race() -> None:
     assert type(copy) is ModuleRace and copy.to_state() == module.to_state()
 
 
-def _break_overheat(self: ModuleRace) -> tuple[tuple[str | None, ...], tuple[int, ...],
-                                               tuple[bool, ...]]:
-    effects, delta, overheat = _REAL_TABLES(self)
-    return effects, delta, tuple(False for _ in overheat)
+def _break_overheat(module_race: type[ModuleRace]) -> Callable[..., object]:
+    real = module_race._road_tables
+
+    def broken(self: ModuleRace) -> tuple[tuple[str | None, ...], tuple[int, ...],
+                                          tuple[bool, ...]]:
+        effects, delta, overheat = real(self)
+        return effects, delta, tuple(False for _ in overheat)
+    return broken
 
 
-def _break_free_boost(self: ModuleRace) -> None:
-    FastRace._boost(self)
+def _break_free_boost(module_race: type[ModuleRace]) -> Callable[..., object]:
+    core_boost = module_race.__mro__[1]._boost  # the core race's (FastRace) of this build
+
+    def broken(self: ModuleRace) -> None:
+        core_boost(self)
+    return broken
 
 
-def _break_one_corner(self: ModuleRace, diamond: int, helmet: int) -> int:
-    position = self.cars[self.car].position
-    index = bisect_left(self.corner_positions, position)
-    if index == len(self.corner_positions):
-        return helmet
-    line, printed, number = self.corner_lines[index]
-    corner = self.track.corners[number - 1]
-    if position <= line - (corner.after_space - corner.legend_line):
-        return helmet if position + helmet <= line else max(0, line - diamond - position)
-    return printed + self._corner_delta[number] + diamond  # never stops before a 2nd line
+def _break_one_corner(module_race: type[ModuleRace]) -> Callable[..., object]:
+    def broken(self: ModuleRace, diamond: int, helmet: int) -> int:
+        position = self.cars[self.car].position
+        index = bisect_left(self.corner_positions, position)
+        if index == len(self.corner_positions):
+            return helmet
+        line, printed, number = self.corner_lines[index]
+        corner = self.track.corners[number - 1]
+        if position <= line - (corner.after_space - corner.legend_line):
+            return helmet if position + helmet <= line else max(0, line - diamond - position)
+        return printed + self._corner_delta[number] + diamond  # never stops before a 2nd line
+    return broken
 
 
-_REAL_TABLES = ModuleRace._road_tables
-BROKEN: dict[str, tuple[str, Callable[..., object]]] = {
+#: Each planted bug: the method replaced, and a maker of the broken method for a class.
+BROKEN: dict[str, tuple[str, Callable[[type[ModuleRace]], Callable[..., object]]]] = {
     "road.overheat": ("_road_tables", _break_overheat),
     "road.free-boost": ("_boost", _break_free_boost),
     "legend.one-corner": ("_legend_spaces", _break_one_corner),
@@ -200,15 +213,19 @@ BROKEN: dict[str, tuple[str, Callable[..., object]]] = {
 def test_a_broken_module_rule_in_the_fast_engine_is_caught(
         rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative controls: a fast engine with one module rule removed differs from the
-    reference in some of the lockstep races."""
-    name, broken = BROKEN[rule]
-    monkeypatch.setattr(ModuleRace, name, broken)
+    reference in some of the lockstep races (on the pure build: a compiled class cannot be
+    patched)."""
+    built = pure_modules()
+    race_class = built["heatcore.fast.race"].FastRace
+    module_race = built["heatcore.fast.modules"].ModuleRace
+    name, make_broken = BROKEN[rule]
+    monkeypatch.setattr(module_race, name, make_broken(module_race))
     caught = 0
     for seed in range(40):
         setup = _setup(track_ids()[seed % 4], 2 + seed % 4, MODULES, seed,
                        laps=None if seed % 4 == 0 else 1)
         try:
-            for _ in _lockstep(setup, seed):
+            for _ in _lockstep(setup, seed, race_class):
                 pass
         except AssertionError:
             caught += 1

@@ -136,8 +136,10 @@ def test_checker_catches_a_fast_engine_without_slipstream_beside(
 
     def behind_only(self: FastRace) -> bool:
         me = self.cars[self.car]
-        beside = (me.position, not me.racing_line) in self.spots
-        ahead = (me.position + 1, True) in self.spots or (me.position + 1, False) in self.spots
+        taken = self.spots  # board spots, each as a number (FastRace._board)
+        beside = self._board(me.position, not me.racing_line) in taken
+        ahead = (self._board(me.position + 1, True) in taken
+                 or self._board(me.position + 1, False) in taken)
         return original(self) if ahead or not beside else False
 
     monkeypatch.setattr(pure_race, "_can_slipstream", behind_only)

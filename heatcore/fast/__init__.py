@@ -16,10 +16,14 @@ with a C compiler (``setup.py``); :data:`BUILD` says which build runs (``compile
 ``pure`` and why: see :mod:`heatcore.fast.compiled`). Both builds are the same source.
 """
 
-from heatcore.fast.compiled import select
+from heatcore.fast.compiled import COMPILED, select, source_path
+from heatcore.registry import implements_marked
 
 #: The build that runs: ``compiled``, or ``pure (reason)``.
 BUILD = select()
+# the rule IDs of the compiled modules are ``# implements:`` comments (heatcore.registry.MARK)
+for _module in COMPILED:
+    implements_marked(_module, source_path(_module))
 
 from heatcore.fast.driver import (  # noqa: E402 (after the build is chosen)
     FAST_POLICIES,

@@ -33,21 +33,22 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent.parent
 
 
-def _path(module: str, root: Path = ROOT) -> Path:
+def source_path(module: str, root: Path = ROOT) -> Path:
+    """The source file of ``module`` (a dotted name) under ``root``."""
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
 def sources(root: Path = ROOT) -> list[Path]:
     """The compiled modules' sources and every ``heatcore`` module they import (mypyc may
     bake what it reads of them, such as constants, into the build)."""
-    out = {_path(m, root) for m in COMPILED}
+    out = {source_path(m, root) for m in COMPILED}
     for module in COMPILED:
-        tree = ast.parse(_path(module, root).read_text(encoding="utf-8"))
+        tree = ast.parse(source_path(module, root).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
                 out.update(p for name in names if name.startswith("heatcore")
-                           and (p := _path(name, root)).is_file())
+                           and (p := source_path(name, root)).is_file())
     return sorted(out)
 
 
@@ -62,7 +63,7 @@ def digest(root: Path = ROOT) -> str:
 
 def _compiled_file(module: str) -> Path | None:
     """The compiled extension of ``module`` beside its source, if there is one."""
-    stem = _path(module, PACKAGE_DIR.parent.parent).with_suffix("")
+    stem = source_path(module, PACKAGE_DIR.parent.parent).with_suffix("")
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         candidate = stem.with_name(stem.name + suffix)
         if candidate.is_file():
@@ -87,7 +88,7 @@ def why_pure() -> str | None:
 
 def _load_source(module: str) -> ModuleType:
     """Run ``module``'s Python source as ``sys.modules[module]`` (not its compiled twin)."""
-    spec = importlib.util.spec_from_file_location(module, _path(module))
+    spec = importlib.util.spec_from_file_location(module, source_path(module))
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
     _bind(module, loaded)
@@ -123,9 +124,16 @@ def is_compiled(module: ModuleType) -> bool:
 
 @cache
 def pure() -> tuple[ModuleType, ModuleType]:
-    """The pure Python ``race`` and ``driver`` modules: those of ``heatcore.fast`` when the
-    pure build runs, else fresh copies from the same source, loaded beside the compiled
-    ones. For tests that patch or subclass ``FastRace`` (a compiled class allows neither)."""
+    """The pure Python ``race`` and ``driver`` modules (see :func:`pure_modules`)."""
+    named = pure_modules()
+    return named["heatcore.fast.race"], named["heatcore.fast.driver"]
+
+
+def pure_modules() -> dict[str, ModuleType]:
+    """The pure Python modules of :data:`COMPILED`, by name: those of ``heatcore.fast`` when
+    the pure build runs, else fresh copies from the same source, loaded beside the compiled
+    ones. For tests that patch or subclass ``FastRace`` or ``ModuleRace`` (a compiled class
+    allows neither: its methods call each other directly)."""
     import heatcore.fast  # noqa: F401 (the running build first)
 
     running = [sys.modules[m] for m in COMPILED]
@@ -137,5 +145,4 @@ def pure() -> tuple[ModuleType, ModuleType]:
         finally:
             for module, loaded in zip(COMPILED, running, strict=True):
                 _bind(module, loaded)
-    named = dict(zip(COMPILED, copies, strict=True))
-    return named["heatcore.fast.race"], named["heatcore.fast.driver"]
+    return dict(zip(COMPILED, copies, strict=True))

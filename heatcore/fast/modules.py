@@ -33,7 +33,6 @@ from heatcore.cards import HEAT
 from heatcore.fast.race import BOOST, MODULE_RACE, OVER, PLAN, REPLENISH, SLIPSTREAM, TURN, FastRace
 from heatcore.legends import full_deck, legend_cards
 from heatcore.react import COOLDOWN
-from heatcore.registry import implements
 from heatcore.rulings import (
     COOLING_BONUS_COOLDOWN,
     FREE_BOOST_ENGINE,
@@ -105,8 +104,8 @@ class ModuleRace(FastRace):
         if any(self.colours):  # Legends take adrenaline places, never adrenaline
             self.adrenaline_cars = self._adrenaline_cars()
 
-    @implements("road.placement", "road.where-the-car-is", "weather.sector-only", "road.limit",
-                "road.overheat")
+    # implements: road.placement, road.where-the-car-is, weather.sector-only, road.limit,
+    # implements: road.overheat
     def _road_tables(self) -> tuple[tuple[str | None, ...], tuple[int, ...], tuple[bool, ...]]:
         """heatcore.weather.sector_effect, corner_limit, corner_heat as tables: the sector
         effect on each board space (index 0 unused), and by corner number (index 0 unused)
@@ -130,7 +129,7 @@ class ModuleRace(FastRace):
         return (tuple(effects), (0, *(delta.get(t, 0) for t in conditions.road)),
                 (False, *(t == "overheat" for t in conditions.road)))
 
-    @implements("adrenaline.who", "adrenaline.count-fixed", "ruling.legend-adrenaline-count")
+    # implements: adrenaline.who, adrenaline.count-fixed, ruling.legend-adrenaline-count
     def _adrenaline_cars(self) -> int:
         """heatcore.rounds.adrenaline_count over every car (Legends count), or over the
         players' cars under the alternative "players-only"."""
@@ -161,9 +160,9 @@ class ModuleRace(FastRace):
         """The sector effect where the acting car stands now."""
         return self._effects[self.track.space(self.cars[self.car].position)]
 
-    @implements("weather.no-cooldown", "weather.cooling-bonus", "road.free-boost",
-                "react.any-order", "react.cooldown", "react.boost", "adrenaline.effects",
-                "ruling.cooling-bonus-own-cooldown", "ruling.free-boost-empty-engine")
+    # implements: weather.no-cooldown, weather.cooling-bonus, road.free-boost, react.any-order,
+    # implements: react.cooldown, react.boost, adrenaline.effects,
+    # implements: ruling.cooling-bonus-own-cooldown, ruling.free-boost-empty-engine
     # ruling.cooling-bonus-own-cooldown "gear-plus-one": the bonus adds 1 to the gear's
     # cooldown instead; ruling.free-boost-empty-engine "needs-heat": a free boost too needs
     # a Heat in the engine
@@ -192,7 +191,7 @@ class ModuleRace(FastRace):
         out.append(EndReact(index))
         return tuple(out)
 
-    @implements("road.free-boost", "react.boost")
+    # implements: road.free-boost, react.boost
     def _boost(self) -> None:
         """heatcore.react.apply_react: a boost in a Heat control sector pays nothing."""
         if self._effect() != FREE_BOOST:
@@ -204,7 +203,7 @@ class ModuleRace(FastRace):
 
     # ------------------------------------------------------------------ weather: slipstream
 
-    @implements("weather.no-slipstream", "weather.slipstream-boost", "road.slipstream-boost")
+    # implements: weather.no-slipstream, weather.slipstream-boost, road.slipstream-boost
     def _can_slipstream(self) -> bool:
         """heatcore.slipstream.can_slipstream, never from a Fog sector; the choices include
         the sector's bonus."""
@@ -215,8 +214,8 @@ class ModuleRace(FastRace):
             self._legal = self._slipstream_actions()
         return can
 
-    @implements("weather.slipstream-boost", "road.slipstream-boost",
-                "ruling.slipstream-bonus-all-or-nothing")
+    # implements: weather.slipstream-boost, road.slipstream-boost,
+    # implements: ruling.slipstream-bonus-all-or-nothing
     def _slipstream_actions(self) -> tuple[Action, ...]:
         """heatcore.slipstream.slipstream_choices: slipstream, slipstream with the sector's
         bonus (if any), no slipstream."""
@@ -237,7 +236,7 @@ class ModuleRace(FastRace):
 
     # ------------------------------------------------------------------ weather: corners
 
-    @implements("road.limit", "road.overheat")
+    # implements: road.limit, road.overheat
     def _excess(self, limit: int, number: int) -> int:
         """heatcore.corners.check_corners with the corner's road token: the limit -1 / +1,
         one more Heat at an overheating corner taken too fast."""
@@ -271,7 +270,7 @@ class ModuleRace(FastRace):
         self._legal = None
         self._advance()
 
-    @implements("deck.reshuffle", "legend.deck")
+    # implements: deck.reshuffle, legend.deck
     def _check_shuffle(self, action: Shuffle) -> None:
         """heatcore.engine.check_action: a player's shuffle is no answer to the Legend
         deck's."""
@@ -279,7 +278,7 @@ class ModuleRace(FastRace):
             self._reject(action)
         super()._check_shuffle(action)
 
-    @implements("legend.deck")
+    # implements: legend.deck
     def _check_legend_shuffle(self, action: LegendShuffle) -> None:
         """heatcore.legends.check_legend_shuffle."""
         if (self.shuffle != action.car or self.colours[action.car] is None
@@ -288,7 +287,7 @@ class ModuleRace(FastRace):
 
     # ------------------------------------------------------------------ Legends: the round
 
-    @implements("legend.turn-order")
+    # implements: legend.turn-order
     def _next_planner(self) -> None:
         """heatcore.rounds.next_planner: Legends skip steps 1-2."""
         order = self.order
@@ -296,7 +295,7 @@ class ModuleRace(FastRace):
         while self.cursor < len(order) and colours[order[self.cursor]] is not None:
             self.cursor += 1
 
-    @implements("legend.turn-order", "round.sequence")
+    # implements: legend.turn-order, round.sequence
     def _plans_done(self) -> None:
         """After the last player's plan (or at once when only Legends race): shifts, then
         the first turn (heatcore.engine._advance in phase PLAN)."""
@@ -313,7 +312,7 @@ class ModuleRace(FastRace):
             if self.cursor == len(self.order):
                 self._plans_done()
 
-    @implements("legend.turn-order", "gear.shift.free", "gear.shift.two-costs-heat")
+    # implements: legend.turn-order, gear.shift.free, gear.shift.two-costs-heat
     def _shift_gears(self) -> None:
         """heatcore.planning.shift_gears: a Legend plans nothing and keeps its gear."""
         colours = self.colours
@@ -327,7 +326,7 @@ class ModuleRace(FastRace):
                 car.discard.append(HEAT)
             car.gear = gear
 
-    @implements("adrenaline.who", "legend.turn-order", "ruling.legend-adrenaline-count")
+    # implements: adrenaline.who, legend.turn-order, ruling.legend-adrenaline-count
     def _start_turn(self) -> None:
         """heatcore.engine._start_turn: a Legend never has adrenaline; the cooling bonus is
         unused."""
@@ -336,7 +335,7 @@ class ModuleRace(FastRace):
         if self.colours[self.car] is not None:
             self.adrenaline = False
 
-    @implements("legend.deck", "round.sequence")
+    # implements: legend.deck, round.sequence
     def _end_round(self) -> None:
         """heatcore.rounds.end_round and start_round: no Legend card is up in a new round;
         Legends skip steps 1-2."""
@@ -357,8 +356,7 @@ class ModuleRace(FastRace):
             return
         self._legend_turn()
 
-    @implements("legend.no-heat", "legend.turn-order", "ruling.legend-blocked-spot",
-                "legend.finish")
+    # implements: legend.no-heat, legend.turn-order, ruling.legend-blocked-spot, legend.finish
     def _legend_turn(self) -> None:
         """heatcore.legends.legend_turn: the round's card, then the move with the usual
         placement; no Heat, no corner check, no cards."""
@@ -373,7 +371,7 @@ class ModuleRace(FastRace):
             self._move(self.car, spaces)
         self.stage = REPLENISH
 
-    @implements("ruling.legend-blocked-spot", "place.blocked")
+    # implements: ruling.legend-blocked-spot, place.blocked
     def _legend_stays(self, spaces: int) -> bool:
         """heatcore.legends.legend_stays: under the alternative "stay", a Legend whose move
         ends on a space with both spots taken stays where it is."""
@@ -383,7 +381,7 @@ class ModuleRace(FastRace):
         return (self._board(target, True) in self.spots
                 and self._board(target, False) in self.spots)
 
-    @implements("legend.deck")
+    # implements: legend.deck
     def _reveal_legend_card(self) -> bool:
         """heatcore.legends.reveal_legend_card: reveal the round's card if none is up yet;
         await the Legend deck's shuffle when it is empty. False while a shuffle is awaited."""
@@ -396,9 +394,8 @@ class ModuleRace(FastRace):
         self.legend_deck = self.legend_deck[1:]
         return True
 
-    @implements("legend.past-line", "legend.before-line", "legend.final-lap",
-                "legend.one-corner", "legend.aggressive", "ruling.legend-aggressive-stop",
-                "road.limit")
+    # implements: legend.past-line, legend.before-line, legend.final-lap, legend.one-corner,
+    # implements: legend.aggressive, ruling.legend-aggressive-stop, road.limit
     def _legend_spaces(self, diamond: int, helmet: int) -> int:
         """heatcore.legends.legend_spaces: before its Legend line a Legend moves by the
         helmet, stopping ``diamond`` spaces before the corner line if the helmet would

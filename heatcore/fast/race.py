@@ -34,7 +34,6 @@ from heatcore.engine import check_action
 from heatcore.errors import IllegalAction, UnsupportedModule
 from heatcore.fast import tables
 from heatcore.fast.tables import Hand
-from heatcore.registry import implements
 from heatcore.rounds import adrenaline_count
 from heatcore.rulings import (
     BLOCKED_EXTRA_MOVE,
@@ -282,7 +281,7 @@ class FastRace:
             return DISCARD_ACTIONS(self.car, self.cars[self.car].hand)
         return ()
 
-    @implements("react.any-order", "react.cooldown", "react.boost", "adrenaline.effects")
+    # implements: react.any-order, react.cooldown, react.boost, adrenaline.effects
     def _react_actions(self) -> tuple[Action, ...]:
         """heatcore.react.react_choices: the options still open, as a shared table."""
         car = self.cars[self.car]
@@ -382,13 +381,13 @@ class FastRace:
             return
         self._reject(discard)
 
-    @implements("deck.reshuffle")
+    # implements: deck.reshuffle
     def _check_shuffle(self, action: Shuffle) -> None:
         """heatcore.cleanup.check_shuffle."""
         if self.shuffle != action.car or sorted(action.order) != self.shuffle_pool():
             self._reject(action)
 
-    @implements("deck.reshuffle")
+    # implements: deck.reshuffle
     def _apply_shuffle(self, action: Shuffle) -> None:
         """heatcore.cleanup.apply_shuffle: the discard pile and the deck become the deck."""
         car = self.cars[action.car]
@@ -397,7 +396,7 @@ class FastRace:
         self.shuffle = None
         self._pool = None
 
-    @implements("play.card-count", "info.plan-simultaneous", "ruling.simultaneous-planning")
+    # implements: play.card-count, info.plan-simultaneous, ruling.simultaneous-planning
     def _apply_plan(self, plan: Plan) -> None:
         """heatcore.planning.apply_plan, then (after the last plan) the shifts and the
         first turn."""
@@ -411,8 +410,8 @@ class FastRace:
             self.cursor = 0
             self._start_turn()
 
-    @implements("gear.shift.free", "gear.shift.two-costs-heat", "info.gears-shown",
-                "ruling.simultaneous-planning")
+    # implements: gear.shift.free, gear.shift.two-costs-heat, info.gears-shown,
+    # implements: ruling.simultaneous-planning
     def _shift_gears(self) -> None:
         """heatcore.planning.shift_gears: each car takes the gear of its plan; a two-gear
         shift pays one Heat."""
@@ -424,7 +423,7 @@ class FastRace:
                 car.discard.append(HEAT)
             car.gear = gear
 
-    @implements("react.cooldown", "adrenaline.effects")
+    # implements: react.cooldown, adrenaline.effects
     def _cool(self, amount: int) -> None:
         """heatcore.react.apply_react: cooldown moves Heat from hand (where Heat sorts last)
         to the engine."""
@@ -432,14 +431,14 @@ class FastRace:
         car.hand = car.hand[:len(car.hand) - amount]
         car.engine += amount
 
-    @implements("adrenaline.effects", "speed.turn-total", "ruling.blocked-extra-move")
+    # implements: adrenaline.effects, speed.turn-total, ruling.blocked-extra-move
     def _adrenaline_move(self) -> None:
         """heatcore.react.apply_react: +1 speed, one space."""
         self.adrenaline_move_used = True
         self.speed += 1
         self._move(self.car, 1)
 
-    @implements("react.boost")
+    # implements: react.boost
     def _boost(self) -> None:
         """heatcore.react.apply_react: pay one Heat and flip for a basic card."""
         car = self.cars[self.car]
@@ -482,7 +481,7 @@ class FastRace:
             elif self._draw_to_hand_size():
                 self._end_turn()
 
-    @implements("round.sequence", "adrenaline.who", "ruling.adrenaline-order")
+    # implements: round.sequence, adrenaline.who, ruling.adrenaline-order
     def _start_turn(self) -> None:
         """heatcore.engine._start_turn: open steps 3-9 for the car at the cursor."""
         index = self.order[self.cursor]
@@ -496,7 +495,7 @@ class FastRace:
         self.reach = self.start_position if self._checked_setback else 0
         self._reveal()
 
-    @implements("reveal.speed", "play.cluttered")
+    # implements: reveal.speed, play.cluttered
     def _reveal(self) -> None:
         """heatcore.reveal.reveal: speed is the cards' sum; each Stress asks for a flip; a
         cluttered play drops to gear 1, discards its cards and goes to replenish."""
@@ -512,7 +511,7 @@ class FastRace:
         self.flips_left = played.count(STRESS)
         self.stage = REVEAL
 
-    @implements("reveal.stress-flip", "react.boost", "deck.reshuffle", "ruling.flip-no-basic")
+    # implements: reveal.stress-flip, react.boost, deck.reshuffle, ruling.flip-no-basic
     def _flip_once(self) -> None:
         """heatcore.reveal.flip_once: turn over one card, or await a shuffle."""
         car = self.cars[self.car]
@@ -545,7 +544,7 @@ class FastRace:
         as one number: twice the space, plus one on the racing line."""
         return ((position - 1) % self._lap + 1) * 2 + (1 if racing_line else 0)
 
-    @implements("place.racing-line-first", "place.blocked", "setup.board-space")
+    # implements: place.racing-line-first, place.blocked, setup.board-space
     def _place(self, car: FastCar, position: int) -> None:
         """heatcore.placement.free_spot_from: put ``car`` on the first free spot scanning
         back from ``position``, racing line first. ``spots`` holds the board spots of the
@@ -564,7 +563,7 @@ class FastRace:
             position -= 1
         return (position, self._board(position, True) not in spots)
 
-    @implements("move.exact", "ruling.zero-move", "ruling.blocked-own-space")
+    # implements: move.exact, ruling.zero-move, ruling.blocked-own-space
     def _landing(self, car: FastCar, spaces: int) -> tuple[int, bool] | None:
         """heatcore.placement.landing: where a move of ``spaces`` puts ``car`` (None: it
         does not move)."""
@@ -580,7 +579,7 @@ class FastRace:
             return own
         return spot
 
-    @implements("move.exact", "place.speed-unchanged", "ruling.zero-move", "finish.line")
+    # implements: move.exact, place.speed-unchanged, ruling.zero-move, finish.line
     def _move(self, index: int, spaces: int) -> None:
         """heatcore.placement.move_car: only the landing space matters."""
         car = self.cars[index]
@@ -596,7 +595,7 @@ class FastRace:
             spots.add(self._board(spot[0], spot[1]))
             car.position, car.racing_line = spot
 
-    @implements("ruling.blocked-extra-move")
+    # implements: ruling.blocked-extra-move
     def _extra_move_open(self, spaces: int) -> bool:
         """heatcore.react.extra_move_open: under "must-gain" only a move that changes spot."""
         if not self._must_gain:
@@ -604,9 +603,8 @@ class FastRace:
         car = self.cars[self.car]
         return self._landing(car, spaces) != (car.position, car.racing_line)
 
-    @implements("slipstream.eligible", "slipstream.not-past-finish", "setup.board-space",
-                "slipstream.earlier-lap", "ruling.finished-car-turn",
-                "ruling.blocked-extra-move")
+    # implements: slipstream.eligible, slipstream.not-past-finish, setup.board-space,
+    # implements: slipstream.earlier-lap, ruling.finished-car-turn, ruling.blocked-extra-move
     def _can_slipstream(self) -> bool:
         """heatcore.slipstream.can_slipstream: beside a car or one space behind one on the
         board (cars on any lap), and never across (or after) the final finish line."""
@@ -622,7 +620,7 @@ class FastRace:
             self._legal = SLIPSTREAM_ACTIONS(self.car)
         return can
 
-    @implements("ruling.spin-discard", "ruling.finished-car-discard-draw")
+    # implements: ruling.spin-discard, ruling.finished-car-discard-draw
     def _after_slipstream(self) -> None:
         """heatcore.engine._after_slipstream: corners, then discard or replenish."""
         spun = self._check_corners()
@@ -634,9 +632,9 @@ class FastRace:
         else:
             self.stage = DISCARD
 
-    @implements("corner.check", "corner.pay-heat", "corner.spin", "speed.turn-total",
-                "slipstream.speed-unchanged", "corner.after-finish-ignored",
-                "ruling.stress-supply", "ruling.setback-corner")
+    # implements: corner.check, corner.pay-heat, corner.spin, speed.turn-total,
+    # implements: slipstream.speed-unchanged, corner.after-finish-ignored, ruling.stress-supply,
+    # implements: ruling.setback-corner
     def _check_corners(self) -> bool:
         """heatcore.corners.check_corners: pay each crossed line's excess speed in Heat,
         or spin out at the first line the engine cannot pay. True if the car spun."""
@@ -652,13 +650,13 @@ class FastRace:
                 return True
         return False
 
-    @implements("corner.pay-heat")
+    # implements: corner.pay-heat
     def _excess(self, limit: int, number: int) -> int:
         """The Heat a crossed corner line costs: the speed over its printed ``limit`` (the
         corner is ``number``, counted from 1, for the modules that change it)."""
         return self.speed - limit
 
-    @implements("corner.pay-heat", "corner.spin", "ruling.stress-supply")
+    # implements: corner.pay-heat, corner.spin, ruling.stress-supply
     def _pay_or_spin(self, car: FastCar, excess: int, line_position: int) -> bool:
         """heatcore.corners.check_corners at one line: pay ``excess`` Heat from the engine,
         or (too little there) pay what is there and spin out behind the line: gear 1 and
@@ -679,7 +677,7 @@ class FastRace:
         self.supply -= stress
         return True
 
-    @implements("replenish.cleanup", "replenish.discard-before-draw")
+    # implements: replenish.cleanup, replenish.discard-before-draw
     def _enter_replenish(self) -> None:
         """heatcore.cleanup.enter_replenish: played and flipped cards to the discard pile."""
         car = self.cars[self.car]
@@ -689,8 +687,8 @@ class FastRace:
         car.flipped = []
         self.stage = REPLENISH
 
-    @implements("replenish.draw", "deck.reshuffle", "ruling.replenish-empty",
-                "ruling.hand-over-limit", "ruling.finished-car-discard-draw")
+    # implements: replenish.draw, deck.reshuffle, ruling.replenish-empty, ruling.hand-over-limit,
+    # implements: ruling.finished-car-discard-draw
     def _draw_to_hand_size(self) -> bool:
         """heatcore.cleanup.draw_to_hand_size: draw to 7; False if a shuffle is awaited."""
         car = self.cars[self.car]
@@ -721,8 +719,7 @@ class FastRace:
         return tuple(sorted(cars, key=lambda i: (-self.cars[i].position,
                                                   not self.cars[i].racing_line)))
 
-    @implements("finish.ranking", "finish.removed", "round.sequence",
-                "order.fixed-at-round-start")
+    # implements: finish.ranking, finish.removed, round.sequence, order.fixed-at-round-start
     def _end_round(self) -> None:
         """heatcore.rounds.end_round and start_round: rank the finishers, then fix the next
         round's order (or end the race)."""
