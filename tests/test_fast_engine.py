@@ -276,6 +276,21 @@ def test_tables_hold_each_cars_actions() -> None:
     assert len(tables) == len(options)
 
 
+def test_cards_added_to_a_hand_come_in_canonical_order() -> None:
+    """with_cards (the draw and a spin's Stress) equals heatcore.cards.canonical of the
+    hand and the cards, found afresh or looked up."""
+    from heatcore.cards import KNOWN_CARDS, canonical
+
+    rng = random.Random(5)
+    kinds = ("1", "2", "3", "4", "H", "S", "U0", "U5", *KNOWN_CARDS[8:12])
+    for _ in range(400):
+        hand = canonical(rng.choices(kinds, k=rng.randrange(0, 8)))
+        drawn = rng.choices(kinds, k=rng.randrange(0, 5))
+        expected = canonical((*hand, *drawn))
+        assert fast_tables.with_cards(hand, drawn) == expected
+        assert fast_tables.with_cards(hand, tuple(drawn)) == expected  # the second time
+
+
 def test_a_batch_of_races_leaves_nothing_for_the_cycle_collector() -> None:
     """CollectorPaused rests on this: fast races, with modules and Legends or not, make no
     reference cycles (the collector finds nothing after a batch played without it)."""

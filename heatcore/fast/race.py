@@ -63,6 +63,7 @@ PLANS: Final = tables.plans
 DISCARD_ACTIONS: Final = tables.discard_actions
 DISCARDS: Final = tables.discards
 REACT_ACTIONS: Final = tables.react_actions
+WITH_CARDS: Final = tables.with_cards
 SLIPSTREAM_ACTIONS: Final = tables.slipstream_actions
 PLAN: Final = Phase.PLAN
 TURN: Final = Phase.TURN
@@ -73,15 +74,6 @@ BOOST: Final = Stage.BOOST
 SLIPSTREAM: Final = Stage.SLIPSTREAM
 DISCARD: Final = Stage.DISCARD
 REPLENISH: Final = Stage.REPLENISH
-#: Each card's place in canonical order (heatcore.cards.canonical).
-RANK: Final[dict[Card, int]] = {card: i for i, card in enumerate(_cards.KNOWN_CARDS)}
-
-
-def _canonical(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """heatcore.cards.canonical, compiled with the engine (the hot path calls it each draw)."""
-    ordered = list(cards)
-    ordered.sort(key=RANK.__getitem__)
-    return tuple(ordered)
 
 
 def _without(cards: tuple[Card, ...], taken: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -673,7 +665,7 @@ class FastRace:
         if not self._stress_unlimited:
             stress = min(stress, self.supply)
         car.gear = 1
-        car.hand = _canonical(car.hand + (STRESS,) * stress)
+        car.hand = WITH_CARDS(car.hand, (STRESS,) * stress)
         self.supply -= stress
         return True
 
@@ -699,7 +691,7 @@ class FastRace:
             return True
         deck = car.deck
         if deck:
-            car.hand = _canonical(car.hand + tuple(deck[:need]))
+            car.hand = WITH_CARDS(car.hand, deck[:need])
             del deck[:need]
         if len(car.hand) >= HAND_SIZE or not car.discard:
             return True

@@ -138,10 +138,13 @@ class HandTables:
     (gear, shift payment, cluttered ruling) and its discards, then each car's actions of
     them (Plan actions by car and the same three, Discard actions by car)."""
 
-    __slots__ = ("discard_actions", "discard_choices", "hand", "plan_actions", "plan_choices")
+    __slots__ = ("discard_actions", "discard_choices", "hand", "plan_actions", "plan_choices",
+                 "with_card")
 
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
+        #: This hand with one card more, by the card (filled by ``with_cards``).
+        self.with_card: dict[Card, HandTables] = {}
         self.plan_choices: list[tuple[PlanChoice, ...] | None] = [None] * _CHOICE_SLOTS
         self.plan_actions: list[tuple[Plan, ...] | None] = [None] * (MAX_PLAYERS
                                                                      * _CHOICE_SLOTS)
@@ -163,6 +166,18 @@ def hand_tables(hand: Hand) -> HandTables:
             _DISCARD_CHOICES.clear()
         tables = _HANDS[hand] = HandTables(hand)
     return tables
+
+
+def with_cards(hand: Hand, cards: Hand | list[Card]) -> Hand:
+    """``hand`` (canonical) with ``cards`` added, in canonical order: each hand one card
+    bigger is found once (a sort) and then looked up."""
+    tables = hand_tables(hand)
+    for card in cards:
+        bigger = tables.with_card.get(card)
+        if bigger is None:
+            bigger = tables.with_card[card] = hand_tables(canonical((*tables.hand, card)))
+        tables = bigger
+    return tables.hand
 
 
 def hand_count() -> int:
