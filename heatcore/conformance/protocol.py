@@ -355,16 +355,18 @@ class _Server:
 
     def answer(self, raw: bytes) -> bytes:
         """The reply line to the request line ``raw`` (empty for a blank line)."""
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            return self.line(_error("malformed", f"not UTF-8: {error}"))
-        if not line.strip():
-            return b""
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
-            return self.line(_error("malformed", f"not JSON: {error}"))
+        request = _string_object(raw)
+        if request is None:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return self.line(_error("malformed", f"not UTF-8: {error}"))
+            if not line.strip():
+                return b""
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError as error:
+                return self.line(_error("malformed", f"not JSON: {error}"))
         if not isinstance(request, dict):
             return self.line(handle(self.binding, self.session, request))
         if self.choose is not None and request.get("op") == "start" and \
@@ -380,6 +382,41 @@ class _Server:
         if getattr(self.binding, "integer_json", False):
             return compact_line(reply)
         return (compact(reply) + "\n").encode()
+
+
+_LEGAL_LINE = b'{"op":"legal"}\n'
+
+
+def _loads() -> Callable[[bytes], Any] | None:
+    """``orjson.loads``, or None where orjson is not installed."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    loads: Callable[[bytes], Any] = orjson.loads
+    return loads
+
+
+_orjson_loads = _loads()
+
+
+def _string_object(raw: bytes) -> dict[str, Any] | None:
+    """The request on the line ``raw`` when it is a JSON object whose values are all strings
+    (``legal``, ``apply``, ``stop``: read by orjson, faster than ``json``); None for any other
+    line, which ``json`` reads. The two read such an object alike: orjson differs from json
+    only on numbers (it reads an integer past 64 bits as a float, refuses ``NaN`` and
+    ``1e400``) and refuses what json reads as a lone surrogate (then None)."""
+    if raw == _LEGAL_LINE:
+        return {"op": "legal"}
+    if _orjson_loads is None:
+        return None
+    try:
+        value = _orjson_loads(raw)
+    except ValueError:  # orjson.JSONDecodeError
+        return None
+    if type(value) is dict and all(type(v) is str for v in value.values()):
+        return value
+    return None
 
 
 def _write(stdout: IO[bytes], out: list[bytes]) -> None:
