@@ -16,7 +16,7 @@ from heatcore.conformance.capabilities import CHAMPIONSHIP, DEFAULT
 from heatcore.conformance.heat_attribution import attribute
 from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
 from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
-from heatcore.engine import apply, legal_actions
+from heatcore.engine import apply, apply_listed, legal_actions
 from heatcore.errors import RulesError
 from heatcore.notation import (
     parse_action,
@@ -45,7 +45,7 @@ class HeatBinding(ReferenceBinding):
     name = "heatcore"
     ruleset = "heat"
     engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
-                             _action, track_ids)
+                             _action, track_ids, apply_listed)
 
     def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
         super().__init__()

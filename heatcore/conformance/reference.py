@@ -37,6 +37,9 @@ class EngineFunctions:
     apply: Callable[[Any, Any], tuple[Any, Iterable[Event]]]
     parse_action: Callable[[str], Any]
     track_ids: Callable[[], Iterable[str]]
+    #: ``apply`` of an action ``legal_actions`` listed for the state, without checking it
+    #: again (None: the binding calls ``apply``).
+    apply_listed: Callable[[Any, Any], tuple[Any, Iterable[Event]]] | None = None
 
 
 class ReferenceBinding:
@@ -57,6 +60,10 @@ class ReferenceBinding:
         # The last state this binding produced or loaded, and its value: a session applies
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, Any] | None = None
+        # The state value ``legal`` last listed the actions of, and each listed string's
+        # action: a session applies one of them next, which needs neither reading the string
+        # nor checking the action again. Keyed by the value (immutable), not by its JSON.
+        self._listed: tuple[Any, dict[str, Any]] | None = None
 
     def tracks(self) -> list[str]:
         """The boards the reference plays."""
@@ -91,12 +98,20 @@ class ReferenceBinding:
         return self._remember(self.parse(state))
 
     def legal(self, state: JSON) -> list[str]:
-        return [str(a) for a in self.engine.legal_actions(self.parse(state))]
+        value = self.parse(state)
+        listed = {str(a): a for a in self.engine.legal_actions(value)}
+        self._listed = (value, listed)
+        return list(listed)
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
+        listed = self._listed
         try:
-            after, events = self.engine.apply(value, self.engine.parse_action(action))
+            if (listed is not None and listed[0] is value and action in listed[1]
+                    and self.engine.apply_listed is not None):
+                after, events = self.engine.apply_listed(value, listed[1][action])
+            else:
+                after, events = self.engine.apply(value, self.engine.parse_action(action))
         except RulesError as error:
             raise rejected(error) from None
         return self._remember(after), [event_to_dict(e) for e in events]
