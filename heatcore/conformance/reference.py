@@ -52,6 +52,10 @@ class ReferenceBinding:
     #: Its states, events and actions hold no float (integers only: the state schemas), so
     #: the server may write them with orjson (``jsontext.compact_line``).
     integer_json = True
+    #: Whether a state it returns may share the JSON of its unchanged parts with the states
+    #: it returned before (``heatcore serve`` turns it on: it only writes them out). Off,
+    #: every state is new JSON that the caller may change.
+    shared_json = False
 
     def __init__(self) -> None:
         from heatcore import __version__
@@ -89,8 +93,12 @@ class ReferenceBinding:
         except RulesError as error:
             raise rejected(error) from None
 
+    def state_json(self, value: Any) -> JSON:
+        """The JSON of the state ``value`` (see ``shared_json``)."""
+        return self.engine.state_to_dict(value)
+
     def _remember(self, value: Any) -> JSON:
-        data = self.engine.state_to_dict(value)
+        data = self.state_json(value)
         self._memo = (data, value)
         return data
 
@@ -99,9 +107,10 @@ class ReferenceBinding:
 
     def legal(self, state: JSON) -> list[str]:
         value = self.parse(state)
-        listed = {str(a): a for a in self.engine.legal_actions(value)}
-        self._listed = (value, listed)
-        return list(listed)
+        actions = tuple(self.engine.legal_actions(value))
+        strings = [str(a) for a in actions]
+        self._listed = (value, dict(zip(strings, actions, strict=True)))
+        return strings
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
