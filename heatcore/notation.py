@@ -177,16 +177,17 @@ def cars_to_dicts(cars: tuple[Car, ...]) -> list[dict[str, Any]]:
 
 def state_to_dict(state: RaceState,
                   cars_json: Callable[[tuple[Car, ...]], list[dict[str, Any]]] = cars_to_dicts,
+                  rulings_json: Callable[[Rulings], dict[str, str]] = Rulings.as_dict,
                   ) -> dict[str, Any]:
-    """The state as plain JSON data (its cars by ``cars_json``). A module's fields appear
-    only when the race plays it (``weather``, the turn's ``sector_cooldown_used``), so a
-    core state reads as before."""
+    """The state as plain JSON data (its cars by ``cars_json``, its rulings by
+    ``rulings_json``). A module's fields appear only when the race plays it (``weather``,
+    the turn's ``sector_cooldown_used``), so a core state reads as before."""
     out = {
         "format": STATE_FORMAT,
         "track": state.track.id,
         "laps": state.laps,
         "modules": list(state.modules),
-        "rulings": state.rulings.as_dict(),
+        "rulings": rulings_json(state.rulings),
         "round": state.round,
         "phase": state.phase.value,
         "order": [car_name(i) for i in state.order],

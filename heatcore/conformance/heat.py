@@ -59,9 +59,10 @@ class HeatBinding(ReferenceBinding):
 
     def state_json(self, value: RaceState) -> JSON:
         """The JSON of the state ``value``; with ``shared_json``, a car whose value is the
-        one the last state had (the same object) keeps the JSON it had there."""
+        one the last state had (the same object) keeps the JSON it had there, and the
+        rulings' JSON is one dict per configuration."""
         if self.shared_json:
-            return state_to_dict(value, self._shared_cars)
+            return state_to_dict(value, self._shared_cars, Rulings.shared_dict)
         return state_to_dict(value)
 
     def rulings(self) -> list[str] | dict[str, str]:
