@@ -356,6 +356,11 @@ class _Server:
     def answer(self, raw: bytes) -> bytes:
         """The reply line to the request line ``raw`` (empty for a blank line)."""
         request = _string_object(raw)
+        if request is not None and "state" in self.session:
+            reply = self.step(request)
+            if reply is not None:
+                self.stopped = False
+                return self.line(reply)
         if request is None:
             try:
                 line = raw.decode("utf-8")
@@ -374,6 +379,23 @@ class _Server:
             self.binding = self.choose(request["ruleset"]) or self.binding
         self.stopped = request.get("op") == "stop"
         return self.line(handle(self.binding, self.session, request))
+
+    def step(self, request: dict[str, Any]) -> JSON | None:
+        """The reply to a well-formed ``legal`` or ``apply`` request (``request``'s values are
+        strings) once a state is loaded: what ``handle`` replies, without its tests that such
+        a request passes. None for any other request."""
+        op = request.get("op")
+        session = self.session
+        try:
+            if op == "legal" and len(request) == 1:
+                return {"ok": True, "actions": self.binding.legal(session["state"])}
+            if op == "apply" and len(request) == 2 and request.get("action"):
+                state, events = self.binding.apply(session["state"], request["action"])
+                session["state"] = state
+                return {"ok": True, "state": state, "events": events}
+        except Rejected as rejected:
+            return _error(rejected.kind, rejected.message, rejected.rule)
+        return None
 
     def line(self, reply: JSON) -> bytes:
         """``reply`` as a line of compact JSON. A reply holds only strings, integers and the

@@ -64,10 +64,10 @@ class ReferenceBinding:
         # The last state this binding produced or loaded, and its value: a session applies
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, Any] | None = None
-        # The state value ``legal`` last listed the actions of, and each listed string's
-        # action: a session applies one of them next, which needs neither reading the string
+        # The state value ``legal`` last listed the actions of, their strings and the
+        # actions: a session applies one of them next, which needs neither reading the string
         # nor checking the action again. Keyed by the value (immutable), not by its JSON.
-        self._listed: tuple[Any, dict[str, Any]] | None = None
+        self._listed: tuple[Any, list[str], tuple[Any, ...]] | None = None
 
     def tracks(self) -> list[str]:
         """The boards the reference plays."""
@@ -108,9 +108,9 @@ class ReferenceBinding:
     def legal(self, state: JSON) -> list[str]:
         value = self.parse(state)
         actions = tuple(self.engine.legal_actions(value))
-        strings = [str(a) for a in actions]
-        self._listed = (value, dict(zip(strings, actions, strict=True)))
-        return strings
+        strings = list(map(str, actions))
+        self._listed = (value, strings, actions)
+        return list(strings)
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
@@ -118,7 +118,8 @@ class ReferenceBinding:
         try:
             if (listed is not None and listed[0] is value and action in listed[1]
                     and self.engine.apply_listed is not None):
-                after, events = self.engine.apply_listed(value, listed[1][action])
+                after, events = self.engine.apply_listed(value,
+                                                         listed[2][listed[1].index(action)])
             else:
                 after, events = self.engine.apply(value, self.engine.parse_action(action))
         except RulesError as error:
