@@ -63,8 +63,9 @@ def test_replace_on_a_class_with_a_slotted_base_copies_through_object() -> None:
 def _quick_classes() -> list[type]:
     from heatcore.actions import ACTION_CLASSES
     from heatcore.events import Event
+    from heatcore.state import Turn
 
-    return sorted([*ACTION_CLASSES, Event], key=lambda cls: cls.__name__)
+    return sorted([*ACTION_CLASSES, Event, Turn], key=lambda cls: cls.__name__)
 
 
 @pytest.mark.parametrize("cls", _quick_classes(), ids=lambda cls: cls.__name__)

@@ -436,9 +436,12 @@ def _string_object(raw: bytes) -> dict[str, Any] | None:
         value = _orjson_loads(raw)
     except ValueError:  # orjson.JSONDecodeError
         return None
-    if type(value) is dict and all(type(v) is str for v in value.values()):
-        return value
-    return None
+    if type(value) is not dict:
+        return None
+    for item in value.values():
+        if type(item) is not str:
+            return None
+    return value
 
 
 def _write(stdout: IO[bytes], out: list[bytes]) -> None:
