@@ -63,9 +63,10 @@ def test_replace_on_a_class_with_a_slotted_base_copies_through_object() -> None:
 def _quick_classes() -> list[type]:
     from heatcore.actions import ACTION_CLASSES
     from heatcore.events import Event
+    from heatcore.placement import Occupancy
     from heatcore.state import Turn
 
-    return sorted([*ACTION_CLASSES, Event, Turn], key=lambda cls: cls.__name__)
+    return sorted([*ACTION_CLASSES, Event, Occupancy, Turn], key=lambda cls: cls.__name__)
 
 
 @pytest.mark.parametrize("cls", _quick_classes(), ids=lambda cls: cls.__name__)
@@ -95,6 +96,6 @@ def test_quick_init_builds_what_the_dataclass_init_builds(cls: type) -> None:
         assert [getattr(quick, f.name) for f in fields] == [getattr(plain, f.name)
                                                             for f in fields]
     with pytest.raises(dataclasses.FrozenInstanceError):
-        quick.car = 5
+        setattr(quick, fields[0].name, 5)
     with pytest.raises(TypeError):
         cls(*args, 99)  # one argument too many, as for the dataclass's own
