@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from heatcore.cards import Card
 from heatcore.state import car_name
+from heatcore.values import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,8 @@ Action = (
 
 #: The classes of the actions (a value of another class is not an action).
 ACTION_CLASSES: frozenset[type] = frozenset(Action.__args__)
+for _action_class in ACTION_CLASSES:  # built many times a step: legal_actions lists them
+    quick_init(_action_class)
 
 
 def require_action(value: object) -> None:

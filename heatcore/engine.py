@@ -149,6 +149,12 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
     """The state after ``action`` and the events it caused. Raises IllegalAction (and
     leaves ``state`` as it was, as every state is immutable) if the action is not legal."""
     check_action(state, action)
+    return apply_listed(state, action)
+
+
+def apply_listed(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...]]:
+    """``apply`` of an action that ``legal_actions(state)`` listed, without checking it again
+    (every listed action passes ``check_action``: tests/test_races.py)."""
     events: list[Event] = []
     if isinstance(action, GainSponsor):
         return gain_sponsor(state, action, events), tuple(events)

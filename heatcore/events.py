@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from heatcore.values import quick_init
 
+
+@quick_init  # several built per step
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened: a kind, the car it happened to, and its details."""

@@ -6,6 +6,7 @@ Malformed input raises ``MalformedInput`` naming what is wrong.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from heatcore.actions import (
@@ -141,7 +142,8 @@ def format_action(action: Action) -> str:
 
 # ---------------------------------------------------------------- state JSON
 
-def _car_to_dict(index: int, car: Car) -> dict[str, Any]:
+def car_to_dict(index: int, car: Car) -> dict[str, Any]:
+    """Car ``index`` as JSON data."""
     out = {
         "id": car_name(index), "position": car.position, "racing_line": car.racing_line,
         "gear": car.gear, "engine": car.engine, "hand": list(car.hand),
@@ -168,26 +170,35 @@ def _turn_to_dict(turn: Turn, weather: bool, reach: bool = False) -> dict[str, A
     return out
 
 
-def state_to_dict(state: RaceState) -> dict[str, Any]:
-    """The state as plain JSON data. A module's fields appear only when the race plays it
-    (``weather``, the turn's ``sector_cooldown_used``), so a core state reads as before."""
+def cars_to_dicts(cars: tuple[Car, ...]) -> list[dict[str, Any]]:
+    """The cars as JSON data (``car_to_dict`` of each)."""
+    return [car_to_dict(i, c) for i, c in enumerate(cars)]
+
+
+def state_to_dict(state: RaceState,
+                  cars_json: Callable[[tuple[Car, ...]], list[dict[str, Any]]] = cars_to_dicts,
+                  rulings_json: Callable[[Rulings], dict[str, str]] = Rulings.as_dict,
+                  ) -> dict[str, Any]:
+    """The state as plain JSON data (its cars by ``cars_json``, its rulings by
+    ``rulings_json``). A module's fields appear only when the race plays it (``weather``,
+    the turn's ``sector_cooldown_used``), so a core state reads as before."""
     out = {
         "format": STATE_FORMAT,
         "track": state.track.id,
         "laps": state.laps,
         "modules": list(state.modules),
-        "rulings": state.rulings.as_dict(),
+        "rulings": rulings_json(state.rulings),
         "round": state.round,
         "phase": state.phase.value,
-        "order": [car_name(i) for i in state.order],
+        "order": list(map(car_name, state.order)),
         "cursor": state.cursor,
         "supply": state.supply,
         "shuffle": None if state.shuffle is None else car_name(state.shuffle),
-        "ranking": [car_name(i) for i in state.ranking],
+        "ranking": list(map(car_name, state.ranking)),
         "turn": None if state.turn is None else _turn_to_dict(
             state.turn, state.conditions is not None,
             state.rulings.chose(SETBACK_CORNER, "checked")),
-        "cars": [_car_to_dict(i, c) for i, c in enumerate(state.cars)],
+        "cars": cars_json(state.cars),
     }
     if state.conditions is not None:
         out["weather"] = {"token": state.conditions.weather, "road": list(state.conditions.road)}

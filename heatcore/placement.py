@@ -10,12 +10,13 @@ from heatcore.registry import implements
 from heatcore.rulings import BLOCKED_OWN_SPACE, SETBACK_CORNER, ZERO_MOVE
 from heatcore.state import RaceState
 from heatcore.track import Track
-from heatcore.values import replace
+from heatcore.values import quick_init, replace
 
 Spot = tuple[int, bool]
 
 
-@dataclass(frozen=True)
+@quick_init  # one per move
+@dataclass(frozen=True, slots=True)
 class Occupancy:
     """The board spots held by cars. ``(position, racing_line) in taken`` asks about the
     board spot of an unrolled position: it is held if a car on any lap stands there."""

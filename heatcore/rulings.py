@@ -80,12 +80,16 @@ class Rulings:
 
     def chose(self, ruling_id: str, alternative: str) -> bool:
         """Whether this configuration plays ``alternative`` of ``ruling_id``."""
-        return any(key == ruling_id and choice == alternative for key, choice in self.changed)
+        return (ruling_id, alternative) in self.changed
 
     def as_dict(self) -> dict[str, str]:
         """Every switchable ruling -> its choice, sorted by ruling ID (the JSON form; a new
         dict each call)."""
         return dict(_as_dict(self))
+
+    def shared_dict(self) -> dict[str, str]:
+        """``as_dict``, the same dict object every call: read-only."""
+        return _as_dict(self)
 
     def __repr__(self) -> str:
         return f"make_rulings({dict(self.changed)!r})"

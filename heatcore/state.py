@@ -10,7 +10,7 @@ from typing import Any
 from heatcore.cards import HAND_SIZE, Card
 from heatcore.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.track import Track
-from heatcore.values import replace
+from heatcore.values import quick_init, replace
 
 
 class Phase(StrEnum):
@@ -60,6 +60,7 @@ class Car:
         return self.played + self.flipped
 
 
+@quick_init  # one per turn
 @dataclass(frozen=True, slots=True)
 class Turn:
     """The acting car's progress through steps 3-9.
@@ -138,7 +139,7 @@ class Changes:
 
     def is_core(self) -> bool:
         """Whether these are the core race's numbers."""
-        return self == NO_CHANGES
+        return self is NO_CHANGES or self == NO_CHANGES
 
 
 NO_CHANGES = Changes()

@@ -15,10 +15,12 @@ The result is equal to ``dataclasses.replace``'s (no engine value class has a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 Value = TypeVar("Value")
+Class = TypeVar("Class", bound=type)
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
@@ -57,3 +59,33 @@ def replace(value: Value, **changes: Any) -> Value:
 
 
 _COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def quick_init(cls: Class) -> Class:
+    """Give the frozen slots dataclass ``cls`` an ``__init__`` that stores each field through
+    its slot's own setter (a frozen dataclass's ``__init__`` looks up and calls
+    ``object.__setattr__`` for each field): the same parameters, order and defaults, the same
+    object built, about a third faster. Only for a class whose fields all come in by
+    position or name, with plain defaults, and that has no ``__post_init__``; the
+    dataclass's own ``__init__`` stays as ``__init__.dataclass_init``."""
+    fields = dataclasses.fields(cls)
+    assert not hasattr(cls, "__post_init__") and all(
+        f.init and not f.kw_only and f.default_factory is dataclasses.MISSING
+        and f.name.isidentifier() for f in fields), cls
+    namespace: dict[str, Any] = {}
+    params, lines = ["self"], []
+    for f in fields:
+        namespace[f"set_{f.name}"] = vars(cls)[f.name].__set__  # the slot's descriptor
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"default_{f.name}"] = f.default
+            params.append(f"{f.name}=default_{f.name}")
+        lines.append(f"    set_{f.name}(self, {f.name})")
+    source = "\n".join([f"def __init__({', '.join(params)}):", *lines, "    return None"])
+    exec(source, namespace)  # source: the field names only
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.dataclass_init = vars(cls)["__init__"]
+    setattr(cls, "__init__", init)  # noqa: B010 (mypy refuses cls.__init__ = ...)
+    return cls

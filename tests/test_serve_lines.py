@@ -30,7 +30,12 @@ def _requests(ruleset: str, races: list[RandomRace]) -> list[str]:
         for step in race.steps:
             lines += ['{"op":"legal"}', json.dumps({"op": "apply", "action": step.action})]
     lines += ['{"op":"apply","action":"P9 boost"}', '{"op":"fly"}', "not json", "",
-              '{"op":"apply","action":"\u00e9t\u00e9"}', '{"op":"stop"}', '{"op":"legal"}']
+              '{"op":"apply","action":"\u00e9t\u00e9"}',
+              # read by json, not orjson (numbers; a lone surrogate orjson refuses)
+              '{"op":"apply","action":"P1 boost","n":123456789012345678901234567890}',
+              '{"op":"legal","n":1e400}', '{"op":"apply","action":"\\ud800"}',
+              '{"op":"apply","action":["P1 boost"]}', '{"op":"legal"} ',
+              '{"op":"stop"}', '{"op":"legal"}']
     return lines
 
 

@@ -58,3 +58,44 @@ def test_replace_on_a_class_with_a_slotted_base_copies_through_object() -> None:
     assert replace(base, b=(4,)) == _Base(3, (4,))
     with pytest.raises(dataclasses.FrozenInstanceError):
         replace(base).a = 2  # type: ignore[misc]
+
+
+def _quick_classes() -> list[type]:
+    from heatcore.actions import ACTION_CLASSES
+    from heatcore.events import Event
+    from heatcore.placement import Occupancy
+    from heatcore.state import Turn
+
+    return sorted([*ACTION_CLASSES, Event, Occupancy, Turn], key=lambda cls: cls.__name__)
+
+
+@pytest.mark.parametrize("cls", _quick_classes(), ids=lambda cls: cls.__name__)
+def test_quick_init_builds_what_the_dataclass_init_builds(cls: type) -> None:
+    """Same parameters and defaults as the dataclass's own ``__init__``, the same value built
+    from arguments by position, by name and from defaults, and still frozen."""
+    import inspect
+
+    init: Any = cls.__init__
+    def params(function: Any) -> list[tuple[str, Any, Any]]:
+        return [(p.name, p.kind, p.default)
+                for p in inspect.signature(function).parameters.values()]
+
+    assert params(init) == params(init.dataclass_init)
+    fields = dataclasses.fields(cls)
+    samples = {int: 3, str: "G12", bool: True}
+    args = [samples.get(type(f.default), ("1", "S")) if f.default is not dataclasses.MISSING
+            else samples.get(f.type if isinstance(f.type, type) else int, 2) for f in fields]
+    for given in ({"args": args, "kwargs": {}},
+                  {"args": [], "kwargs": {f.name: a for f, a in zip(fields, args, strict=True)}},
+                  {"args": args[:sum(f.default is dataclasses.MISSING for f in fields)],
+                   "kwargs": {}}):
+        quick = cls(*given["args"], **given["kwargs"])
+        plain = object.__new__(cls)
+        init.dataclass_init(plain, *given["args"], **given["kwargs"])
+        assert quick == plain and repr(quick) == repr(plain)
+        assert [getattr(quick, f.name) for f in fields] == [getattr(plain, f.name)
+                                                            for f in fields]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(quick, fields[0].name, 5)
+    with pytest.raises(TypeError):
+        cls(*args, 99)  # one argument too many, as for the dataclass's own

@@ -10,15 +10,17 @@ import random
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from heatcore.conformance.binding import JSON, Attribution, RandomRace, Rejected
 from heatcore.conformance.capabilities import CHAMPIONSHIP, DEFAULT
 from heatcore.conformance.heat_attribution import attribute
 from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
 from heatcore.driver import ENGINE, Policy, greedy_policy, random_policy
-from heatcore.engine import apply, legal_actions
+from heatcore.engine import apply, apply_listed, legal_actions
 from heatcore.errors import RulesError
 from heatcore.notation import (
+    car_to_dict,
     parse_action,
     rulings_from,
     setup_from_dict,
@@ -29,7 +31,7 @@ from heatcore.notation import (
 from heatcore.registry import ruleset
 from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
 from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
+from heatcore.state import Car, RaceState
 from heatcore.track import track_ids
 from heatcore.validity import validate
 from heatcore.values import replace
@@ -45,7 +47,7 @@ class HeatBinding(ReferenceBinding):
     name = "heatcore"
     ruleset = "heat"
     engine = EngineFunctions(state_from_dict, validate, state_to_dict, legal_actions, apply,
-                             _action, track_ids)
+                             _action, track_ids, apply_listed)
 
     def __init__(self, rulings: Rulings = DEFAULT_RULINGS) -> None:
         super().__init__()
@@ -53,6 +55,15 @@ class HeatBinding(ReferenceBinding):
         self.race_rulings = rulings
         #: The modules the random races may play (``use_modules``): none by default.
         self.race_modules: tuple[str, ...] = ()
+        self._shared_cars = SharedCars()
+
+    def state_json(self, value: RaceState) -> JSON:
+        """The JSON of the state ``value``; with ``shared_json``, a car whose value is the
+        one the last state had (the same object) keeps the JSON it had there, and the
+        rulings' JSON is one dict per configuration."""
+        if self.shared_json:
+            return state_to_dict(value, self._shared_cars, self._shared_cars.rulings_json)
+        return state_to_dict(value)
 
     def rulings(self) -> list[str] | dict[str, str]:
         """The rulings heatcore follows, for the ``start`` reply: their IDs when it plays
@@ -190,6 +201,32 @@ class HeatBinding(ReferenceBinding):
         if isinstance(view, dict) and isinstance(view.get("state"), dict):
             return {**view, "state": self.normal_state(view["state"])}
         return view
+
+
+class SharedCars:
+    """``notation.cars_to_dicts`` that gives each car the JSON object of the last call when
+    the car's value is the same object as there (values are immutable), so a step converts
+    only the cars it changed; likewise the rulings' JSON. The JSON is shared between calls:
+    read-only."""
+
+    def __init__(self) -> None:
+        self.cars: tuple[Car, ...] = ()
+        self.json: list[dict[str, Any]] = []
+        self.rulings: tuple[Rulings, dict[str, str]] | None = None
+
+    def rulings_json(self, rulings: Rulings) -> dict[str, str]:
+        """``rulings.shared_dict()``, kept while the same rulings object comes back."""
+        if self.rulings is None or self.rulings[0] is not rulings:
+            self.rulings = (rulings, rulings.shared_dict())
+        return self.rulings[1]
+
+    def __call__(self, cars: tuple[Car, ...]) -> list[dict[str, Any]]:
+        old, old_json = self.cars, self.json
+        known = len(old)
+        out = [old_json[i] if i < known and old[i] is car else car_to_dict(i, car)
+               for i, car in enumerate(cars)]
+        self.cars, self.json = cars, out
+        return list(out)
 
 
 def record_race(seed: int, setup: RaceSetup, policy: Policy, name: str,

@@ -37,6 +37,9 @@ class EngineFunctions:
     apply: Callable[[Any, Any], tuple[Any, Iterable[Event]]]
     parse_action: Callable[[str], Any]
     track_ids: Callable[[], Iterable[str]]
+    #: ``apply`` of an action ``legal_actions`` listed for the state, without checking it
+    #: again (None: the binding calls ``apply``).
+    apply_listed: Callable[[Any, Any], tuple[Any, Iterable[Event]]] | None = None
 
 
 class ReferenceBinding:
@@ -49,6 +52,10 @@ class ReferenceBinding:
     #: Its states, events and actions hold no float (integers only: the state schemas), so
     #: the server may write them with orjson (``jsontext.compact_line``).
     integer_json = True
+    #: Whether a state it returns may share the JSON of its unchanged parts with the states
+    #: it returned before (``heatcore serve`` turns it on: it only writes them out). Off,
+    #: every state is new JSON that the caller may change.
+    shared_json = False
 
     def __init__(self) -> None:
         from heatcore import __version__
@@ -57,6 +64,10 @@ class ReferenceBinding:
         # The last state this binding produced or loaded, and its value: a session applies
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, Any] | None = None
+        # The state value ``legal`` last listed the actions of, their strings and the
+        # actions: a session applies one of them next, which needs neither reading the string
+        # nor checking the action again. Keyed by the value (immutable), not by its JSON.
+        self._listed: tuple[Any, list[str], tuple[Any, ...]] | None = None
 
     def tracks(self) -> list[str]:
         """The boards the reference plays."""
@@ -82,8 +93,12 @@ class ReferenceBinding:
         except RulesError as error:
             raise rejected(error) from None
 
+    def state_json(self, value: Any) -> JSON:
+        """The JSON of the state ``value`` (see ``shared_json``)."""
+        return self.engine.state_to_dict(value)
+
     def _remember(self, value: Any) -> JSON:
-        data = self.engine.state_to_dict(value)
+        data = self.state_json(value)
         self._memo = (data, value)
         return data
 
@@ -91,12 +106,22 @@ class ReferenceBinding:
         return self._remember(self.parse(state))
 
     def legal(self, state: JSON) -> list[str]:
-        return [str(a) for a in self.engine.legal_actions(self.parse(state))]
+        value = self.parse(state)
+        actions = tuple(self.engine.legal_actions(value))
+        strings = list(map(str, actions))
+        self._listed = (value, strings, actions)
+        return list(strings)
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
+        listed = self._listed
         try:
-            after, events = self.engine.apply(value, self.engine.parse_action(action))
+            if (listed is not None and listed[0] is value and action in listed[1]
+                    and self.engine.apply_listed is not None):
+                after, events = self.engine.apply_listed(value,
+                                                         listed[2][listed[1].index(action)])
+            else:
+                after, events = self.engine.apply(value, self.engine.parse_action(action))
         except RulesError as error:
             raise rejected(error) from None
         return self._remember(after), [event_to_dict(e) for e in events]

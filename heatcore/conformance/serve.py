@@ -12,7 +12,15 @@ from heatcore.conformance.protocol import serve
 
 def _known(ruleset: str) -> Binding | None:
     """The binding of a ruleset heatcore plays (None for another name)."""
-    return load_binding(ruleset) if ruleset in BINDINGS else None
+    return _serving(load_binding(ruleset)) if ruleset in BINDINGS else None
+
+
+def _serving(binding: Binding) -> Binding:
+    """``binding`` with its ``shared_json`` on, where it has one: the server only writes the
+    states out, so unchanged parts may keep their JSON from state to state."""
+    if hasattr(binding, "shared_json"):
+        binding.shared_json = True
+    return binding
 
 
 def run(binding: Binding | None = None) -> int:
@@ -24,7 +32,7 @@ def run(binding: Binding | None = None) -> int:
 
         binding = HeatBinding()
     try:
-        return serve(binding, sys.stdin.buffer, sys.stdout.buffer, choose)
+        return serve(_serving(binding), sys.stdin.buffer, sys.stdout.buffer, choose)
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
 
