@@ -276,9 +276,12 @@ def test_an_engine_that_cannot_start_fails_fast_with_one_line(
         run(HeatBinding(), ["/nonexistent/engine"], 2, None)
     garbage = tmp_path / "garbage.py"
     garbage.write_text("import sys\nsys.stdin.readline()\nprint('hello')\n")
+    nested = tmp_path / "nested.py"  # json raises RecursionError, not a decoding error
+    nested.write_text("import sys\nsys.stdin.readline()\nprint('[' * 200000)\n")
     dies = tmp_path / "dies.py"
     dies.write_text("import sys\nsys.stderr.write('boom: no config\\n')\nsys.exit(4)\n")
     for impl, expected in ((f"{sys.executable} {garbage}", "not JSON"),
+                           (f"{sys.executable} {nested}", "not JSON"),
                            (f"{sys.executable} {dies}", "exited with code 4"),
                            (f"{sys.executable} {dies}", "(stderr: boom: no config)"),
                            ("/nonexistent/engine", "cannot run")):

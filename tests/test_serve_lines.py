@@ -128,3 +128,15 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() -> None:
     assert [r["ok"] for r in replies] == [True, False, False]
     assert replies[1]["error"]["kind"] == "malformed" and "UTF-8" in replies[1]["error"]["message"]
     assert replies[2]["error"]["message"] == "no state loaded"
+
+
+def test_a_line_nested_too_deeply_is_refused_and_the_session_goes_on() -> None:
+    """json raises RecursionError (not a decoding error) on deep nesting: still one
+    ``malformed`` reply, never a crash of the server."""
+    data = b'{"op":"start","protocol":"' + PROTOCOL.encode() + b'","ruleset":"heat"}\n' \
+        + b"[" * 200_000 + b"\n" + b'{"op":"legal"}\n'
+    replies = [json.loads(line) for line in _served(HeatBinding(), data).splitlines()]
+    assert [r["ok"] for r in replies] == [True, False, False]
+    assert replies[1]["error"]["kind"] == "malformed"
+    assert "nested too deeply" in replies[1]["error"]["message"]
+    assert replies[2]["error"]["message"] == "no state loaded"

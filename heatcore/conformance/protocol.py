@@ -148,7 +148,7 @@ class EngineProcess:
             raise self._fail("crashed", f"{exit_text(code)} before replying to {op!r}")
         try:
             reply = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             shown = line[:120].decode("utf-8", "replace")
             raise self._fail("garbage", f"reply to {op!r} is not JSON: {shown!r}") from None
         if self.validate and not _plain_reply(op, reply):
@@ -372,6 +372,9 @@ class _Server:
                 request = json.loads(line)
             except json.JSONDecodeError as error:
                 return self.line(_error("malformed", f"not JSON: {error}"))
+            except RecursionError:
+                return self.line(_error("malformed", "not JSON this server reads: nested "
+                                                     "too deeply"))
         if not isinstance(request, dict):
             return self.line(handle(self.binding, self.session, request))
         if self.choose is not None and request.get("op") == "start" and \
