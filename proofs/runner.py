@@ -22,8 +22,9 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from typing import Any
 
 import z3
 
@@ -268,60 +269,123 @@ def termination_row() -> Row:
                time.perf_counter() - start, not problems)
 
 
+#: CPU seconds of one job on one track (a proof with its controls, the premises row, a
+#: refinement part of 1,000 turns, the lasso), measured on a 2-core machine. Only the
+#: order in which jobs are handed to the workers uses them (longest first, so that no
+#: worker is left finishing a long job while the other idles); any order gives the same rows.
+JOB_SECONDS: dict[str, float] = {
+    "placement": 4.0, REFINEMENT: 1.8, "bound-heat-demand": 1.2, "turn-order": 1.1,
+    "corner-payment": 1.1, PREMISES: 0.9, "round-order": 0.8, "bound-speed": 0.8,
+    "bound-spin-back": 0.75, "choices": 0.7, "totality": 0.6, "no-deadlock": 0.6,
+    "movement": 0.5, "deck-integrity": 0.5, "slipstream": 0.5, "gear-shifts": 0.5,
+    "heat-conservation": 0.45, "bound-heat-cost": 0.4, TERMINATION: 0.2,
+}
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work for a worker: a proof with its controls on a track (``proof``),
+    a premises row, a part of the refinement, or the termination row."""
+
+    proof: str  # a proof id, PREMISES, REFINEMENT or TERMINATION
+    track: str = ""
+    part: int = 0  # a refinement part: its index and its turns
+    turns: int = 0
+
+    @property
+    def cost(self) -> float:
+        """The expected CPU seconds (``JOB_SECONDS``; 0.3 for a job not listed)."""
+        seconds = JOB_SECONDS.get(self.proof, 0.3)
+        return seconds * self.turns / 1000 if self.proof == REFINEMENT else seconds
+
+
 def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
             controls: bool = True, refine_turns: int = 0,
             on_rows: Callable[[list[Row]], None] = lambda rows: None) -> list[Row]:
-    """Every (track, proof) task: the lemmas first, then the rest, slowest first; and
-    ``refine_turns`` turns of the refinement check alongside. ``on_rows`` is told each
-    task's rows as soon as the task has finished."""
+    """Every (track, proof) task, the premises rows, and ``refine_turns`` turns of the
+    refinement check alongside, on ``jobs`` workers. The lemmas are handed out first; a
+    proof that assumes them, and the premises row (it uses the proved speed limit), as
+    soon as its track's lemmas are done; every other job at once, the longest first.
+    ``on_rows`` is told each task's rows as soon as the task has finished."""
     wanted = set(proof_ids)
     for p in proof_ids:
         wanted.update(by_id(p).lemmas)
     first = [p for p in LEMMAS if p in wanted]
     rest = [p.id for p in PROOFS if p.id in proof_ids and p.id not in LEMMAS]
-    rest.sort(key=lambda p: by_id(p).objective is None)
+    later = [p for p in rest if by_id(p).lemmas]  # wait for their track's lemmas
     rows: list[Row] = []
     ctx = {tr: Ctx() for tr in tracks}
     proved: dict[tuple[str, str], bool] = {}
+    lemmas_left = {tr: len(first) for tr in tracks}
+    parts = max(1, min(jobs, 4)) if refine_turns else 0
+    reports: dict[int, Report] = {}
+    ends: list[Row] = []  # the refinement and termination rows
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        parts = max(1, min(jobs, 4)) if refine_turns else 0
         started = time.perf_counter()
-        refining = [pool.submit(refine_part, refine_turns // parts + (i < refine_turns % parts),
-                                i, parts) for i in range(parts)]
-        if refining:
-            termination = pool.submit(termination_row)
-        stage1 = {(tr, p): pool.submit(run_task, tr, p, Ctx(), controls and p in proof_ids)
-                  for p in first for tr in tracks}
-        for (tr, p), fut in stage1.items():
-            got = fut.result()
-            proved[tr, p] = got[0].ok
-            if p == "bound-speed":
-                ctx[tr] = Ctx(speed_limit=got[0].bound)
-            if p in proof_ids:
-                rows += got
-                on_rows(got)
-        stage2 = {(tr, p): pool.submit(run_task, tr, p, ctx[tr], controls)
-                  for p in rest for tr in tracks}
-        vacuity = [pool.submit(premises_row, tr, ctx[tr].speed_limit) for tr in tracks]
-        task_of = {fut: key for key, fut in stage2.items()}
-        for fut in as_completed(task_of):
-            tr, p = task_of[fut]
-            got = fut.result()
-            missing = [lem for lem in by_id(p).lemmas if not proved.get((tr, lem), False)]
-            if missing:
-                got[0] = replace(got[0], ok=False,
-                                 result=f"FAILED: lemma {', '.join(missing)} not proved")
-            rows += got
-            on_rows(got)
-        for premises in vacuity:
-            rows.append(premises.result())
-            on_rows(rows[-1:])
-        if refining:
-            rows.append(refinement_row([f.result() for f in refining], refine_turns,
-                                       time.perf_counter() - started))
-            rows.append(termination.result())
-            on_rows(rows[-2:])
+        running: dict[Future[Any], Job] = {}
+
+        def submit(batch: list[Job]) -> None:
+            for job in sorted(batch, key=lambda j: -j.cost):
+                fut: Future[Any]
+                if job.proof == PREMISES:
+                    fut = pool.submit(premises_row, job.track, ctx[job.track].speed_limit)
+                elif job.proof == REFINEMENT:
+                    fut = pool.submit(refine_part, job.turns, job.part, parts)
+                elif job.proof == TERMINATION:
+                    fut = pool.submit(termination_row)
+                else:
+                    fut = pool.submit(run_task, job.track, job.proof, ctx[job.track],
+                                      controls and job.proof in proof_ids)
+                running[fut] = job
+
+        def lemmas_done(tr: str) -> list[Job]:
+            return [Job(p, tr) for p in later] + [Job(PREMISES, tr)]
+
+        submit([Job(p, tr) for p in first for tr in tracks])
+        submit([Job(p, tr) for p in rest if p not in later for tr in tracks]
+               + [Job(REFINEMENT, part=i, turns=refine_turns // parts
+                      + (i < refine_turns % parts)) for i in range(parts)]
+               + ([Job(TERMINATION)] if parts else [])
+               + [job for tr in tracks if not lemmas_left[tr] for job in lemmas_done(tr)])
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in sorted(done, key=lambda f: running[f].cost, reverse=True):
+                job = running.pop(fut)
+                tr, p = job.track, job.proof
+                if p == REFINEMENT:
+                    reports[job.part] = fut.result()
+                    if len(reports) == parts:
+                        ends.insert(0, refinement_row([reports[i] for i in range(parts)],
+                                                      refine_turns,
+                                                      time.perf_counter() - started))
+                elif p == TERMINATION:
+                    ends.append(fut.result())
+                elif p == PREMISES:
+                    rows.append(fut.result())
+                    on_rows(rows[-1:])
+                else:
+                    got = fut.result()
+                    if p in first:
+                        proved[tr, p] = got[0].ok
+                        if p == "bound-speed":
+                            ctx[tr] = Ctx(speed_limit=got[0].bound)
+                        lemmas_left[tr] -= 1
+                        if not lemmas_left[tr]:
+                            submit(lemmas_done(tr))
+                    else:
+                        missing = [lem for lem in by_id(p).lemmas
+                                   if not proved.get((tr, lem), False)]
+                        if missing:
+                            got[0] = replace(got[0], ok=False, result="FAILED: lemma "
+                                             f"{', '.join(missing)} not proved")
+                    if p in proof_ids:
+                        rows += got
+                        on_rows(got)
+                if len(ends) == 2:
+                    rows += ends
+                    on_rows(ends)
+                    ends = []
     order = {p.id: i for i, p in enumerate(PROOFS)}
     order[PREMISES] = -1
     order[REFINEMENT] = len(PROOFS)

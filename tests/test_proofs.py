@@ -6,12 +6,14 @@ the rows of one proof and names that proof's rule IDs.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from heatcore.registry import ruleset
 from heatcore.track import load_track
 from proofs import runner
-from proofs.catalogue import PROOFS, PROVED_MAX_SPEED, PROVED_MAX_SPIN_BACK, by_id
+from proofs.catalogue import PROOFS, PROVED_MAX_SPEED, PROVED_MAX_SPIN_BACK, Ctx, by_id
 from proofs.encoding import encode_turn
 from proofs.miner import SITUATIONS
 from proofs.runner import Row, run_all
@@ -248,3 +250,25 @@ def test_main_passes_and_prints_the_table(capsys: pytest.CaptureFixture[str]) ->
     assert runner.main(["--proof", "discard", "--track", "italia", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "discard" in out and "caught" in out and "proved" in out
+
+
+
+
+def _lemma_fails(track: str, proof_id: str, ctx: Ctx, controls: bool) -> list[Row]:
+    """``runner.run_task`` with a planted bug: the movement lemma's proof fails."""
+    rows = RUN_TASK(track, proof_id, ctx, controls)
+    if proof_id == "movement":
+        rows[0] = replace(rows[0], ok=False, result="FAILED: planted")
+    return rows
+
+
+RUN_TASK = runner.run_task
+
+
+def test_a_proof_that_rests_on_a_failed_lemma_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof that assumes a lemma fails when the lemma failed on its track (the scheduler
+    waits for the lemma's row; the forked workers run the planted task)."""
+    monkeypatch.setattr(runner, "run_task", _lemma_fails)
+    rows = run_all(["usa@1"], ["bound-spin-back"], jobs=2, controls=False)
+    assert [(r.proof, r.ok) for r in rows] == [("premises", True), ("bound-spin-back", False)]
+    assert rows[1].result == "FAILED: lemma movement not proved"
