@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -35,7 +36,7 @@ from heatcore.cards import HEAT
 from heatcore.conformance.steering import aggressive_policy, clutter_policy
 from heatcore.driver import MAX_ACTIONS, Policy, greedy_policy, random_policy, random_shuffle
 from heatcore.engine import apply, legal_actions
-from heatcore.fast import FastRace
+from heatcore.fast import CollectorPaused, FastRace
 from heatcore.fast.driver import fast_random_policy, on_reference_state
 from heatcore.fast.driver import random_shuffle as fast_shuffle
 from heatcore.report import laps_text
@@ -382,8 +383,12 @@ def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
     jobs: list[Job] = [(track, players, seed, laps, tuple(policies), engine, rulings, modules)
                        for seed in seeds]
     out = Outcomes(track, players, laps, tuple(policies), engine, workers, modules=modules)
+    # fast races make no reference cycles: the collector rests for the whole batch
+    paused: AbstractContextManager[None] = CollectorPaused() if engine == "fast" \
+        else nullcontext()
     start = time.perf_counter()
-    out.races = map_races(_job, jobs, workers, scheduler, tick=progress)
+    with paused:
+        out.races = map_races(_job, jobs, workers, scheduler, tick=progress)
     out.seconds = time.perf_counter() - start
     return out
 

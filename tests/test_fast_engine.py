@@ -292,16 +292,19 @@ def test_cards_added_to_a_hand_come_in_canonical_order() -> None:
 
 
 def test_a_batch_of_races_leaves_nothing_for_the_cycle_collector() -> None:
-    """CollectorPaused rests on this: fast races, with modules and Legends or not, make no
-    reference cycles (the collector finds nothing after a batch played without it)."""
+    """CollectorPaused rests on this: fast races, with modules and Legends or not, and
+    their observation for ``race --count``, make no reference cycles (the collector finds
+    nothing after a batch played without it)."""
     import gc
 
     from heatcore.fast import CollectorPaused
+    from heatcore.outcomes import observe_race
 
     def batch(first: int) -> None:
         for seed in range(first, first + 12):
             fast_random_race(track_ids()[seed % 4], PLAYER_COUNTS[seed % 5], seed)
         fast_random_race("usa", 4, first, modules=("weather", "legends"), legends=1)
+        observe_race("italia", 3, first, 1, ("random", "greedy", "random"))  # race --count
 
     batch(0)  # first use: imports and data files load (their objects live on anyway)
     gc.collect()

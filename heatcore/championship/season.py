@@ -183,24 +183,24 @@ def _run(number: int, race: SeasonRace, garage: tuple[GarageRound, tuple[str, ..
     setup = replace(setup, sponsors=start_cards(gains, setup.players))
     watch = RaceWatch(start_race(setup)[0], race.event)
     earned: list[Gain] = []
-    box = [sponsors]
-    taken = [0]
+    taken = 0  # the watch's claims already given
 
     def give_due() -> list[Action]:
+        nonlocal sponsors, taken
         out: list[Action] = []
-        for claim in watch.claims[taken[0]:]:
-            box[0], gain = give(box[0], claim.car, claim.reason, claim.step, claim.corner)
+        for claim in watch.claims[taken:]:
+            sponsors, gain = give(sponsors, claim.car, claim.reason, claim.step, claim.corner)
             earned.append(gain)
             if gain.card is not None:
                 out.append(GainSponsor(claim.car, gain.card))
-        taken[0] = len(watch.claims)
+        taken = len(watch.claims)
         return out
 
     played = _race(setup, choose, watch, give_due)
     final = played.final
     held = final.garage.sponsors if final.garage is not None else ()
     spent = final.garage.spent if final.garage is not None else ()
-    sponsors = after_race(box[0], tuple(held[:setup.players]), spent)
+    sponsors = after_race(sponsors, tuple(held[:setup.players]), spent)
     eliminated = played.final.out  # event.sponsor-withdraws: the race took them off
     places = result_order(played.final.ranking, eliminated)
     points = race_points(places, eliminated, race.event, setup.players)

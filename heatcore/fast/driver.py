@@ -33,17 +33,22 @@ class FastRaceResult:
 
 
 def below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n`` >= 1: the same number, and the same draws from ``rng``.
-    For a plain ``random.Random`` this is CPython's ``_randbelow_with_getrandbits`` (draws of
-    ``n.bit_length()`` bits until one is below ``n``) without the method calls around it;
-    any other generator is asked ``randrange`` (the tests compare the races with the
-    reference driver's, which calls ``randrange`` and ``shuffle``)."""
+    """``rng.randrange(n)`` for ``n`` >= 1: the same number, and the same draws from ``rng``
+    (for a plain ``random.Random``, :func:`_bits_below` of its ``getrandbits``; any other
+    generator is asked ``randrange``: the tests compare the races with the reference
+    driver's, which calls ``randrange`` and ``shuffle``)."""
     if type(rng) is not PLAIN_RANDOM:
         return rng.randrange(n)
+    return _bits_below(rng.getrandbits, n)
+
+
+def _bits_below(getrandbits: Callable[[int], int], n: int) -> int:
+    """CPython's ``_randbelow_with_getrandbits``: draws of ``n.bit_length()`` bits until one
+    is below ``n``, without the method calls around it."""
     k = n.bit_length()
-    r: int = rng.getrandbits(k)
+    r = getrandbits(k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = getrandbits(k)
     return r
 
 
@@ -60,13 +65,9 @@ def random_shuffle(race: FastRace, rng: random.Random) -> Shuffle | LegendShuffl
         car = race.cars[index]
         return shuffle_cards(index, car.deck + car.discard, rng)
     order = race.shuffle_pool()
-    getrandbits = rng.getrandbits  # below(rng, n) for each n, without the method lookups
+    getrandbits = rng.getrandbits  # found once for the whole shuffle
     for i in range(len(order) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j: int = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+        j = _bits_below(getrandbits, i + 1)
         order[i], order[j] = order[j], order[i]
     return Shuffle(index, tuple(order))
 
