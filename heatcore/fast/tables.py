@@ -40,7 +40,8 @@ HAND_TABLE_SIZE = 1 << 15
 _GEARS: Final = HIGHEST_GEAR - LOWEST_GEAR + 1
 #: Plan choice slots per hand: by gear, shift payment and ruling.cluttered-gear.
 _CHOICE_SLOTS: Final = _GEARS * 4
-#: React slots per car: by the cooldowns open (fewer than this), then three flags.
+#: React slots per car: by the cooldowns open (fewer than this: at most a hand's Heat),
+#: then three flags.
 _REACT_COOLDOWNS: Final = 64
 
 
@@ -187,10 +188,8 @@ def hand_count() -> int:
 
 def plan_actions(car: int, gear: int, can_pay_shift: bool, hand: Hand,
                  cluttered_free_only: bool = False) -> tuple[Plan, ...]:
-    """``plans`` as the car's Plan actions (interned: equal plans are the same object)."""
-    if not (0 <= car < MAX_PLAYERS and LOWEST_GEAR <= gear <= HIGHEST_GEAR):
-        return tuple([Plan(car, g, cards)  # no slot for it: made afresh
-                      for g, cards in plans(gear, can_pay_shift, hand, cluttered_free_only)])
+    """``plans`` as the car's Plan actions (interned: equal plans are the same object), for
+    a car and gear of a valid state (heatcore.validity: cars 0-5, gears 1-4)."""
     tables = hand_tables(hand)
     local = ((gear - LOWEST_GEAR) * 2 + (1 if can_pay_shift else 0)) * 2 \
         + (1 if cluttered_free_only else 0)
@@ -219,9 +218,7 @@ def discards(hand: Hand) -> dict[Hand, None]:
 
 
 def discard_actions(car: int, hand: Hand) -> tuple[Discard, ...]:
-    """``discards`` as the car's Discard actions (interned)."""
-    if not 0 <= car < MAX_PLAYERS:
-        return tuple([Discard(car, cards) for cards in discards(hand)])  # no slot: afresh
+    """``discards`` as the car's Discard actions (interned), for a car of a valid state."""
     tables = hand_tables(hand)
     actions = tables.discard_actions[car]
     if actions is None:
@@ -242,8 +239,6 @@ def react_actions(car: int, cooldowns: int, adrenaline_cooldown: bool, adrenalin
                   boost: bool) -> tuple[Action, ...]:
     """Step 5 with ``cooldowns`` Heat the gear's cooldown may still take from the hand and
     the other options still open; ``end react`` last (a shared table)."""
-    if not 0 <= cooldowns < _REACT_COOLDOWNS:
-        return _react_table(car, cooldowns, adrenaline_cooldown, adrenaline_move, boost)
     slot = (((car * _REACT_COOLDOWNS + cooldowns) * 2 + (1 if adrenaline_cooldown else 0)) * 2
             + (1 if adrenaline_move else 0)) * 2 + (1 if boost else 0)
     actions = _REACTS.get(slot)
