@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from heatcore import strategies as hs
-from heatcore.actions import Action, Cooldown, EndReact, Plan, Shuffle
+from heatcore.actions import Action, Cooldown, Discard, EndReact, Plan, Shuffle
 from heatcore.conformance.fixtures import fixtures_dir, load_cases
 from heatcore.driver import play, random_policy, random_race, random_shuffle
 from heatcore.engine import apply, legal_actions
@@ -274,6 +274,30 @@ def test_tables_hold_each_cars_actions() -> None:
                for b in (False, True)]
     tables = {fast_tables.react_actions(4, *option) for option in options}
     assert len(tables) == len(options)
+
+
+def test_every_table_slot_holds_its_own_situation() -> None:
+    """The tables are looked up by slot numbers made of car, gear, shift payment, ruling
+    and react options: every combination, asked for in one process, gets the actions made
+    afresh for it (two situations sharing a slot would get one table)."""
+    hands = [("1", "1", "2", "3", "4", "H", "S"), ("1", "2", "3", "H", "H", "H", "S"),
+             ("2", "2", "2", "3", "4", "4", "S")]
+    for hand in hands:
+        for car in range(6):
+            for gear in range(1, 5):
+                for pay in (False, True):
+                    for clutter in (False, True):
+                        fresh = tuple(Plan(car, g, cards) for g, cards
+                                      in fast_tables.plans(gear, pay, hand, clutter))
+                        assert fast_tables.plan_actions(car, gear, pay, hand, clutter) == fresh
+            assert fast_tables.discard_actions(car, hand) == tuple(
+                Discard(car, cards) for cards in fast_tables.discards(hand))
+    options = [(c, a, m, b) for c in range(4) for a in (False, True) for m in (False, True)
+               for b in (False, True)]
+    for car in range(6):
+        for option in options:
+            assert fast_tables.react_actions(car, *option) == fast_tables._react_table(
+                car, *option)
 
 
 def test_cards_added_to_a_hand_come_in_canonical_order() -> None:
