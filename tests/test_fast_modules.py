@@ -238,3 +238,28 @@ def test_the_fast_engine_refuses_the_garage_naming_it() -> None:
     setup = random_setup("usa", 3, random.Random(1), modules=("garage",))
     with pytest.raises(UnsupportedModule, match="garage"):
         FastRace.start(setup)
+
+
+def test_a_shuffle_pool_asked_at_a_legend_shuffle_does_not_outlive_it() -> None:
+    """``FastRace.shuffle_pool`` (public) asked while the Legend deck awaits its shuffle, at
+    every such point: the next player's shuffle still orders that player's own cards (the
+    race goes on as the reference race)."""
+    asked = 0
+    for seed in range(6):
+        setup = _setup("usa", 2, (LEGENDS,), seed, laps=None)
+        rng = random.Random(seed)
+        state, _ = start_race(setup)
+        fast = FastRace(state)
+        while not state.is_over():
+            if state.is_chance():
+                if isinstance(fast, ModuleRace) and fast.colours[state.shuffle or 0]:
+                    fast.shuffle_pool()
+                    asked += 1
+                action: Action = random_shuffle(state, rng)
+            else:
+                legal = legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+            state, _ = apply(state, action)
+            fast.apply(action)
+            assert fast.to_state() == state
+    assert asked

@@ -389,6 +389,7 @@ class ModuleRace(FastRace):
             return True
         if not self.legend_deck:
             self.shuffle = self.car
+            self._pool = None  # a new chance point (FastRace.shuffle_pool)
             return False
         self.legend_card = self.legend_deck[0]
         self.legend_deck = self.legend_deck[1:]

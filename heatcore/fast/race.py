@@ -195,7 +195,7 @@ class FastRace:
         self.boosted = turn.boosted
         self.reach = turn.reach
         self._legal: tuple[Action, ...] | None = None
-        self._pool: list[Card] | None = None  # shuffle_pool's list, until the shuffle
+        self._pool: list[Card] | None = None  # shuffle_pool's list at this chance point
 
     @classmethod
     def start(cls, setup: RaceSetup) -> FastRace:
@@ -515,6 +515,7 @@ class FastRace:
             return
         if not deck:
             self.shuffle = self.car
+            self._pool = None  # a new chance point: shuffle_pool's cards are made anew
             return
         top = deck.pop(0)
         if top in BASIC_SET:
@@ -696,6 +697,7 @@ class FastRace:
         if len(car.hand) >= HAND_SIZE or not car.discard:
             return True
         self.shuffle = self.car
+        self._pool = None  # a new chance point: shuffle_pool's cards are made anew
         return False
 
     def _end_turn(self) -> None:
