@@ -305,8 +305,17 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
         if op == "load":
             session["state"] = binding.load(request["state"])
             return {"ok": True}
-        if "state" not in session:
-            return _error("protocol", "no state loaded")
+    except Rejected as rejected:
+        return _error(rejected.kind, rejected.message, rejected.rule)
+    if "state" not in session:
+        return _error("protocol", "no state loaded")
+    return _legal_or_apply(binding, session, op, request)
+
+
+def _legal_or_apply(binding: Binding, session: dict[str, Any], op: str,
+                    request: dict[str, Any]) -> JSON:
+    """The reply to a well-formed ``legal`` or ``apply`` request on the session's state."""
+    try:
         if op == "legal":
             return {"ok": True, "actions": binding.legal(session["state"])}
         state, events = binding.apply(session["state"], request["action"])
@@ -387,17 +396,8 @@ class _Server:
         """The reply to a well-formed ``legal`` or ``apply`` request (``request``'s values are
         strings) once a state is loaded: what ``handle`` replies, without its tests that such
         a request passes. None for any other request."""
-        op = request.get("op")
-        session = self.session
-        try:
-            if op == "legal" and len(request) == 1:
-                return {"ok": True, "actions": self.binding.legal(session["state"])}
-            if op == "apply" and len(request) == 2 and request.get("action"):
-                state, events = self.binding.apply(session["state"], request["action"])
-                session["state"] = state
-                return {"ok": True, "state": state, "events": events}
-        except Rejected as rejected:
-            return _error(rejected.kind, rejected.message, rejected.rule)
+        if _plain_request(request):
+            return _legal_or_apply(self.binding, self.session, request["op"], request)
         return None
 
     def line(self, reply: JSON) -> bytes:
