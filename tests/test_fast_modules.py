@@ -53,11 +53,11 @@ def _setup(track: str, players: int, modules: tuple[str, ...], seed: int,
     return random_setup(track, players, rng, laps, modules, rulings=rulings)
 
 
-def _lockstep(setup: RaceSetup, seed: int,
-              race_class: type[FastRace] = FastRace) -> Iterator[Action]:
+def _lockstep(setup: RaceSetup, seed: int, race_class: type[FastRace] = FastRace,
+              at_chance: Callable[[FastRace], object] = lambda race: None) -> Iterator[Action]:
     """Play ``setup`` on both engines (the fast one of ``race_class``'s build) with random
-    choices, comparing the states and legal actions before every step; yields each action
-    played."""
+    choices, comparing the states and legal actions before every step (``at_chance`` is
+    shown the fast race at each chance point first); yields each action played."""
     rng = random.Random(seed)
     state, _ = start_race(setup)
     fast = race_class(state)
@@ -66,6 +66,7 @@ def _lockstep(setup: RaceSetup, seed: int,
         assert fast.to_state() == state
         assert fast.legal_actions() == legal_actions(state)
         if state.is_chance():
+            at_chance(fast)
             action: Action = random_shuffle(state, rng)
         else:
             legal = legal_actions(state)
@@ -245,21 +246,15 @@ def test_a_shuffle_pool_asked_at_a_legend_shuffle_does_not_outlive_it() -> None:
     every such point: the next player's shuffle still orders that player's own cards (the
     race goes on as the reference race)."""
     asked = 0
+
+    def ask(race: FastRace) -> None:
+        nonlocal asked
+        if isinstance(race, ModuleRace) and race.shuffle is not None \
+                and race.colours[race.shuffle] is not None:
+            race.shuffle_pool()
+            asked += 1
+
     for seed in range(6):
-        setup = _setup("usa", 2, (LEGENDS,), seed, laps=None)
-        rng = random.Random(seed)
-        state, _ = start_race(setup)
-        fast = FastRace(state)
-        while not state.is_over():
-            if state.is_chance():
-                if isinstance(fast, ModuleRace) and fast.colours[state.shuffle or 0]:
-                    fast.shuffle_pool()
-                    asked += 1
-                action: Action = random_shuffle(state, rng)
-            else:
-                legal = legal_actions(state)
-                action = legal[rng.randrange(len(legal))]
-            state, _ = apply(state, action)
-            fast.apply(action)
-            assert fast.to_state() == state
+        for _ in _lockstep(_setup("usa", 2, (LEGENDS,), seed, laps=None), seed, at_chance=ask):
+            pass
     assert asked
