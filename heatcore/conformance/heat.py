@@ -60,9 +60,9 @@ class HeatBinding(ReferenceBinding):
     def state_json(self, value: RaceState) -> JSON:
         """The JSON of the state ``value``; with ``shared_json``, a car whose value is the
         one the last state had (the same object) keeps the JSON it had there, and the
-        rulings' JSON is one dict per configuration."""
+        rulings' JSON is one dict per configuration (``Rulings.shared_dict``)."""
         if self.shared_json:
-            return state_to_dict(value, self._shared_cars, self._shared_cars.rulings_json)
+            return state_to_dict(value, self._shared_cars, Rulings.shared_dict)
         return state_to_dict(value)
 
     def rulings(self) -> list[str] | dict[str, str]:
@@ -206,19 +206,11 @@ class HeatBinding(ReferenceBinding):
 class SharedCars:
     """``notation.cars_to_dicts`` that gives each car the JSON object of the last call when
     the car's value is the same object as there (values are immutable), so a step converts
-    only the cars it changed; likewise the rulings' JSON. The JSON is shared between calls:
-    read-only."""
+    only the cars it changed. The JSON is shared between calls: read-only."""
 
     def __init__(self) -> None:
         self.cars: tuple[Car, ...] = ()
         self.json: list[dict[str, Any]] = []
-        self.rulings: tuple[Rulings, dict[str, str]] | None = None
-
-    def rulings_json(self, rulings: Rulings) -> dict[str, str]:
-        """``rulings.shared_dict()``, kept while the same rulings object comes back."""
-        if self.rulings is None or self.rulings[0] is not rulings:
-            self.rulings = (rulings, rulings.shared_dict())
-        return self.rulings[1]
 
     def __call__(self, cars: tuple[Car, ...]) -> list[dict[str, Any]]:
         old, old_json = self.cars, self.json
