@@ -64,10 +64,10 @@ class ReferenceBinding:
         # The last state this binding produced or loaded, and its value: a session applies
         # actions to the state it was just given, so this skips re-reading and re-validating.
         self._memo: tuple[JSON, Any] | None = None
-        # The state value ``legal`` last listed the actions of, their strings and the
-        # actions: a session applies one of them next, which needs neither reading the string
+        # The state value ``legal`` last listed the actions of, and each action by its
+        # string: a session applies one of them next, which needs neither reading the string
         # nor checking the action again. Keyed by the value (immutable), not by its JSON.
-        self._listed: tuple[Any, list[str], tuple[Any, ...]] | None = None
+        self._listed: tuple[Any, dict[str, Any]] | None = None
 
     def tracks(self) -> list[str]:
         """The boards the reference plays."""
@@ -109,17 +109,16 @@ class ReferenceBinding:
         value = self.parse(state)
         actions = tuple(self.engine.legal_actions(value))
         strings = list(map(str, actions))
-        self._listed = (value, strings, actions)
-        return list(strings)
+        self._listed = (value, dict(zip(strings, actions, strict=True)))
+        return strings
 
     def apply(self, state: JSON, action: str) -> tuple[JSON, list[JSON]]:
         value = self.parse(state)
         listed = self._listed
+        chosen = listed[1].get(action) if listed is not None and listed[0] is value else None
         try:
-            if (listed is not None and listed[0] is value and action in listed[1]
-                    and self.engine.apply_listed is not None):
-                after, events = self.engine.apply_listed(value,
-                                                         listed[2][listed[1].index(action)])
+            if chosen is not None and self.engine.apply_listed is not None:
+                after, events = self.engine.apply_listed(value, chosen)
             else:
                 after, events = self.engine.apply(value, self.engine.parse_action(action))
         except RulesError as error:
