@@ -40,7 +40,6 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -126,9 +125,7 @@ def race_throughput(track: str, players: int, races: int, laps: int | None = Non
     play_race = fast_random_race if engine == "fast" else random_race
 
     def work() -> int:
-        paused: AbstractContextManager[None] = CollectorPaused() if engine == "fast" \
-            else nullcontext()
-        with paused:
+        with CollectorPaused(engine == "fast"):
             return sum(len(play_race(track, players, seed, laps).actions)
                        for seed in range(first_seed, first_seed + races))
     actions, seconds, cpu_seconds = cpu_timed(work)

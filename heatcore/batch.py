@@ -7,8 +7,6 @@ the results are the same as running them one by one, and the same on either engi
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
-
 from heatcore.batching import BatchSummary, RaceResult, run_batch
 from heatcore.driver import greedy_policy, random_policy, random_race
 from heatcore.fast import FAST_POLICIES, CollectorPaused, fast_random_race
@@ -46,7 +44,5 @@ def run_races(track: str, players: int, seeds: list[int], laps: int | None = Non
         raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     jobs = [(track, players, seed, laps, policy, engine, rulings) for seed in seeds]
     # fast races make no reference cycles: the collector rests for the whole batch
-    paused: AbstractContextManager[None] = CollectorPaused() if engine == "fast" \
-        else nullcontext()
-    with paused:
+    with CollectorPaused(engine == "fast"):
         return run_batch(_race_job, jobs, engine, workers, scheduler, pool)

@@ -16,7 +16,6 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -383,11 +382,9 @@ def observe_races(track: str, players: int, seeds: list[int], laps: int | None,
     jobs: list[Job] = [(track, players, seed, laps, tuple(policies), engine, rulings, modules)
                        for seed in seeds]
     out = Outcomes(track, players, laps, tuple(policies), engine, workers, modules=modules)
-    # fast races make no reference cycles: the collector rests for the whole batch
-    paused: AbstractContextManager[None] = CollectorPaused() if engine == "fast" \
-        else nullcontext()
     start = time.perf_counter()
-    with paused:
+    # fast races make no reference cycles: the collector rests for the whole batch
+    with CollectorPaused(engine == "fast"):
         out.races = map_races(_job, jobs, workers, scheduler, tick=progress)
     out.seconds = time.perf_counter() - start
     return out

@@ -99,14 +99,17 @@ class CollectorPaused:
     batch leaves nothing for the collector), so reference counting frees all they drop;
     the collector's passes would only walk the action tables, about a tenth of the time.
     ``play`` pauses it for each race; a batch of races pauses it once for them all (when
-    it resumes between races it walks every table again)."""
+    it resumes between races it walks every table again). ``CollectorPaused(False)`` leaves
+    the collector alone (a batch on another engine)."""
 
-    def __init__(self) -> None:
+    def __init__(self, pause: bool = True) -> None:
+        self.pause = pause
         self.collecting = False
 
     def __enter__(self) -> None:
-        self.collecting = gc.isenabled()
-        gc.disable()
+        self.collecting = self.pause and gc.isenabled()
+        if self.pause:
+            gc.disable()
 
     def __exit__(self, *exc: object) -> None:
         if self.collecting:
