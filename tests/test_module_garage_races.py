@@ -192,7 +192,8 @@ def test_the_checker_catches_heat_paid_at_reveal(monkeypatch: pytest.MonkeyPatch
                 car = paid
         return state.with_car(turn.car, car)
 
-    monkeypatch.setattr(hooks.settle_reveal, "call", at_reveal)
+    monkeypatch.setattr(gt, "settle_reveal", at_reveal)  # the reveal's own call
+    monkeypatch.setattr(hooks.settle_reveal, "call", at_reveal)  # a chosen speed's
     assert _scene("unpaid-paid")
 
 
