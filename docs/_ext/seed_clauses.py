@@ -59,6 +59,48 @@ def _carried(clause: Any) -> str:
     return "\n\n       ".join(parts)
 
 
+def load_maps(app: Sphinx) -> Any:
+    """The clause maps named by ``clauses_maps``, cached on ``app``."""
+    cached = getattr(app, "_clause_maps", None)
+    if cached is None:
+        cached = _resolve(app.config.clauses_maps)()
+        app._clause_maps = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def section_labels(seed: Any) -> list[str]:
+    """The label of the section table that shows each clause of ``seed`` (a section that
+    comes back after another one gets a table, and a label, of its own)."""
+    labels, current, count = [], None, 0
+    for clause in seed.clauses:
+        if clause.section != current:
+            current, count = clause.section, count + 1
+        labels.append(f"rulebook-clauses-{seed.document}-{count}")
+    return labels
+
+
+def entry_clauses(app: Sphinx, rule_id: str) -> str:
+    """The line under a rule's entry that links to the seed clauses citing it, or says where
+    a rule from no seed comes from (``rulebook_entry_extras``)."""
+    if not app.config.clauses_maps:
+        return ""
+    maps = load_maps(app)
+    places = []
+    for seed in maps.seeds:
+        for clause, label in zip(seed.clauses, section_labels(seed), strict=True):
+            if rule_id in clause.rules or rule_id in clause.rulings:
+                places.append(f":ref:`document {seed.document}, line"
+                              f"{'s' if clause.first != clause.last else ''} "
+                              f"{clause.lines} <{label}>`")
+    if places:
+        return f"**Seed clauses:** {', '.join(places)}\n\n"
+    source = next((u.source for u in maps.unseeded if u.id == rule_id), "")
+    if source:
+        return (f"**Seed clauses:** none; from no seed (:ref:`rulebook-clauses-unseeded`): "
+                f"{_cell(source)}\n\n")
+    return ""
+
+
 def seed_section(app: Sphinx, seed: Any) -> str:
     """One seed's clauses, grouped by section heading."""
     docs = load_sources(app)
@@ -71,6 +113,7 @@ def seed_section(app: Sphinx, seed: Any) -> str:
            f"{Path(seed.text_path).name}``.\n\n"]
     table: list[str] = []
     current = None
+    labels = section_labels(seed)
 
     def flush() -> None:
         if table:
@@ -81,10 +124,11 @@ def seed_section(app: Sphinx, seed: Any) -> str:
             out.append("\n")
             table.clear()
 
-    for clause in seed.clauses:
+    for clause, label in zip(seed.clauses, labels, strict=True):
         if clause.section != current:
             flush()
             current = clause.section
+            out.append(f".. _{label}:\n\n")
             name = english.get(clause.section, "")
             out.append(title(f"{clause.section} ({name})" if name else clause.section, "~"))
         if clause.kind == "heading":
@@ -101,7 +145,7 @@ def seed_section(app: Sphinx, seed: Any) -> str:
 
 def clauses_page(app: Sphinx) -> str:
     """The whole page: every seed's map, then the unseeded rules and rulings."""
-    maps = _resolve(app.config.clauses_maps)()
+    maps = load_maps(app)
     clauses = [c for seed in maps.seeds for c in seed.clauses]
     gaps = [c for c in clauses if c.kind == "gap"] + [c for c in clauses if c.gaps]
     out = [".. _rulebook-clauses:\n\n", title("Seed clause map", "="),
