@@ -27,6 +27,7 @@ extensions = [
     "rulebook",
     "heat_tracks",
     "rallyman_site",
+    "seed_clauses",
 ]
 
 html_theme = "furo"
@@ -60,6 +61,7 @@ rulebook_import = [
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
 rulebook_keep = ["tracks", "rallyman", "race"]  # written by heat_tracks, rallyman_site, race page
+rulebook_keep.append("clauses")  # written by seed_clauses
 rulebook_api_package = "heatcore"
 # The mutants are deliberately broken engines: importing one patches heatcore in the
 # process, which would change what the doctests of a full build run against.
@@ -90,3 +92,6 @@ rulebook_includes = {
     "interpreting": "spec/schemas/INTERPRETING.md",
 }
 rulebook_depends = sorted(str(p) for p in (ROOT / "spec").rglob("*.toml"))
+# --- the seed clause map page (docs/_ext/seed_clauses.py)
+clauses_maps = "heatcore.clause_map:load_clause_maps"
+rulebook_entry_extras = ["seed_clauses:entry_clauses"]  # each rule's seed clauses

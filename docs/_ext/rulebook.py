@@ -464,6 +464,8 @@ class Generator:
         if entry.refines:
             links = ", ".join(f":rulebook:rule:`{r}`" for r in entry.refines)
             out.append(f"**Refines:** {links}\n\n")
+        for extra in self.app.config.rulebook_entry_extras:  # ``module:callable(app, id)``
+            out.append(_resolve(extra)(self.app, rule_id))
         codes = self.impl.get(rule_id, [])
         if codes:
             out.append(self.folded_code(codes))
@@ -946,6 +948,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_engines", {}, "env")
     # modules of the API package listed first, as its public API
     app.add_config_value("rulebook_api_public", [], "env")
+    # ``module:callable``s whose RST (given the app and a rule ID) goes under each entry's head
+    app.add_config_value("rulebook_entry_extras", [], "env")
     app.add_domain(RuleDomain)
     app.add_node(pinned_examples)
     app.connect("doctree-resolved", fill_pinned_examples)
