@@ -93,5 +93,5 @@ rulebook_includes = {
 }
 rulebook_depends = sorted(str(p) for p in (ROOT / "spec").rglob("*.toml"))
 # --- the seed clause map page (docs/_ext/seed_clauses.py)
-clauses_maps = "heatcore.clause_map:load_clause_maps"
+clauses_maps = "heatcore.framework.clause_map:load_clause_maps"
 rulebook_entry_extras = ["seed_clauses:entry_clauses"]  # each rule's seed clauses

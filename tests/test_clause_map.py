@@ -11,11 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from heatcore.clause_map import (
+from heatcore.framework.clause_map import (
     DOCUMENTS,
     Clause,
     ClauseMaps,
@@ -24,12 +23,17 @@ from heatcore.clause_map import (
     check,
     load_clause_maps,
     problems,
+    seeds_at_hand,
+    seeds_dir,
     source_sections,
 )
-from heatcore.registry import combined_ruleset, spec_dir
+from heatcore.framework.registry import combined_ruleset
 
-#: Where the original seed files are (``NNN_<hash>.txt``), when they are at hand.
-SHARED_SEEDS = Path(os.environ.get("HEATCORE_SEEDS", "/work/shared/seeds"))
+if not seeds_at_hand():  # CI sets HEATCORE_REQUIRE_SEEDS: there, a missing seed fails
+    if os.environ.get("HEATCORE_REQUIRE_SEEDS"):
+        raise RuntimeError(f"the seed texts are not in {seeds_dir()}")
+    pytest.skip(f"the seed texts are not here ({seeds_dir()}; set HEATCORE_SEEDS)",
+                allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
@@ -81,14 +85,11 @@ def test_every_line_of_text_is_in_exactly_one_clause(maps: ClauseMaps, document:
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
-def test_the_seed_copy_in_spec_is_the_shared_seed(maps: ClauseMaps, document: str) -> None:
-    """spec/seeds/ holds the seed texts the map was made from (the sha256 in each map); where
-    the shared seed folder is at hand, the copies are byte for byte the seeds."""
+def test_the_map_was_made_from_this_very_seed_text(maps: ClauseMaps, document: str) -> None:
+    """Each map records the sha256 of the seed text it cuts into clauses (the texts stay in
+    shared/seeds, beside the repository: they are not copied into it)."""
     seed = _seed(maps, document)
     assert hashlib.sha256(seed.text_path.read_bytes()).hexdigest() == seed.sha256
-    shared = sorted(SHARED_SEEDS.glob(f"{document}_*.txt")) if SHARED_SEEDS.is_dir() else []
-    for path in shared:
-        assert path.read_bytes() == seed.text_path.read_bytes(), path
 
 
 def test_each_kind_of_clause_is_used_and_rulings_are_cited(maps: ClauseMaps) -> None:
@@ -96,7 +97,7 @@ def test_each_kind_of_clause_is_used_and_rulings_are_cited(maps: ClauseMaps) -> 
     assert {c.kind for c in clauses} >= {"rules", "heading", "no-rule"}
     rulings = {i for c in clauses for i in c.rulings}
     assert "ruling.garage-unpaid-heat" in rulings and "rgt.ruling.yellow-flag-ends" in rulings
-    assert spec_dir() / "seeds" / "000.txt" == _seed(maps, "000").text_path
+    assert _seed(maps, "000").text_path.parent == seeds_dir()
 
 
 @pytest.mark.rules("slipstream.not-past-finish")

@@ -109,8 +109,7 @@ def seed_section(app: Sphinx, seed: Any) -> str:
     out = [f".. _rulebook-clauses-{seed.document}:\n\n",
            title(f"Document {seed.document}: {doc.get('title', '')}", "-"),
            f"About the document: :ref:`rulebook-source-{seed.document}`. Lines are numbered "
-           f"from 1 in ``spec/{Path(seed.text_path).parent.name}/"
-           f"{Path(seed.text_path).name}``.\n\n"]
+           f"from 1 in the seed's text (``shared/seeds/{seed.document}_*.txt``).\n\n"]
     table: list[str] = []
     current = None
     labels = section_labels(seed)

@@ -1,8 +1,10 @@
 """The seed clause map: every clause of each seed document mapped to the rule and ruling
 IDs that carry it (``spec/clauses/``), and the check that keeps it whole.
 
-A seed is a text file in ``spec/seeds/`` (``000.txt``, ...). Its map ``spec/clauses/<n>.toml``
-cuts it into clauses, each a range of lines under a section heading, with a ``kind``:
+A seed is one of the project's source documents, ``shared/seeds/<n>_<hash>.txt`` beside the
+repository (:func:`seeds_dir`; the texts are not copied into it). Its map
+``spec/clauses/<n>.toml`` records the text's sha256 and cuts it into clauses, each a range
+of lines under a section heading, with a ``kind``:
 
 - ``rules``: the clause is carried by the rules in ``rules`` and the rulings in ``rulings``
   (at least one ID in all); ``gaps`` may name a sentence of it that no rule carries;
@@ -19,13 +21,14 @@ each rule and ruling is cited by a clause or listed as unseeded.
 from __future__ import annotations
 
 import hashlib
+import os
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from heatcore.registry import Entry, spec_dir
+from heatcore.framework.registry import Entry, spec_dir
 
 #: The kinds a clause may have.
 KINDS = ("rules", "heading", "no-rule", "gap")
@@ -111,6 +114,26 @@ def _clause(document: str, raw: Mapping[str, Any]) -> Clause:
                   why=str(raw.get("why", "")), note=str(raw.get("note", "")), gaps=gaps)
 
 
+def seeds_dir() -> Path:
+    """Where the seed documents are: ``HEATCORE_SEEDS`` if set, else ``shared/seeds`` beside
+    the repository (as CI and every session lay it out)."""
+    given = os.environ.get("HEATCORE_SEEDS")
+    return Path(given) if given else spec_dir().resolve().parent.parent / "shared" / "seeds"
+
+
+def seed_path(document: str, folder: Path | None = None) -> Path:
+    """The text of seed ``document`` (``<n>_*.txt`` in :func:`seeds_dir`); a path that does
+    not exist when the seeds are not at hand."""
+    folder = seeds_dir() if folder is None else folder
+    found = sorted(folder.glob(f"{document}_*.txt")) if folder.is_dir() else []
+    return found[0] if found else folder / f"{document}_missing.txt"
+
+
+def seeds_at_hand() -> bool:
+    """Whether every mapped seed's text is here to check the map against."""
+    return all(seed_path(number).is_file() for number in DOCUMENTS)
+
+
 def load_clause_maps(folder: Path | None = None) -> ClauseMaps:
     """Read ``<folder>/clauses/*.toml`` (``folder`` is ``spec/`` by default)."""
     spec = spec_dir() if folder is None else folder
@@ -119,7 +142,7 @@ def load_clause_maps(folder: Path | None = None) -> ClauseMaps:
         data = tomllib.loads((spec / "clauses" / f"{number}.toml").read_text(encoding="utf-8"))
         head = data["seed"]
         seeds.append(SeedMap(
-            document=str(head["document"]), text_path=spec / str(head["text"]),
+            document=str(head["document"]), text_path=seed_path(str(head["document"])),
             sha256=str(head["sha256"]),
             clauses=tuple(_clause(str(head["document"]), c) for c in data.get("clause", ()))))
     raw = tomllib.loads((spec / "clauses" / "unseeded.toml").read_text(encoding="utf-8"))
@@ -289,6 +312,6 @@ def source_sections(spec: Path | None = None) -> dict[str, list[str]]:
 def check(spec: Path | None = None) -> list[str]:
     """:func:`problems` of the clause maps in ``spec`` (``spec/`` by default) against every
     ruleset of this repository."""
-    from heatcore.registry import combined_ruleset
+    from heatcore.framework.registry import combined_ruleset
 
     return problems(load_clause_maps(spec), combined_ruleset().entries, source_sections(spec))
