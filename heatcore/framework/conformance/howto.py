@@ -1,8 +1,7 @@
 """The appendix of ``spec/schemas/HOWTO.md``: every schema of the folder, verbatim.
 
-``python -m heatcore.framework.conformance.howto`` rewrites the appendix (everything from its
-heading
-on) after a schema changes; ``tests/test_conformance.py`` checks it is up to date.
+``python -m heatcore.framework.conformance.howto`` rewrites the appendix (everything from
+its heading on) after a schema changes; ``tests/test_conformance.py`` checks it is up to date.
 """
 
 from __future__ import annotations
