@@ -9,7 +9,7 @@ independent model and checkers (:mod:`~heatcore.heat.oracle`, ``race_checker``,
 ``championship_check``); and the conformance kit's Heat binding and fixture cases
 (:mod:`~heatcore.heat.conformance`).
 
-May import: :mod:`heatcore.framework` and itself; never :mod:`heatcore.rallyman` or
+May import: :mod:`heatcore.framework` and itself; never ``heatcore.rallyman`` or
 :mod:`heatcore.tools`. The core steps import no module of :mod:`heatcore.heat.modules`.
 
 Importing this package fills the hook points (each module fills its own when imported) and

@@ -100,7 +100,7 @@ class Turn:
 
 
 #: A state's canonical JSON, for ``repr`` (it pastes back into a test): filled by
-#: :mod:`heatcore.rallyman.notation` when imported (the :mod:`heatcore.rallyman` package
+#: ``heatcore.rallyman.notation`` when imported (the ``heatcore.rallyman`` package
 #: imports it), so that this module, which it reads, does not import it.
 TEXT_FORMS: dict[str, Callable[[RaceState], str]] = {}
 
