@@ -30,6 +30,7 @@ import z3
 
 from heatcore.cliutil import Parser, positive
 from proofs.catalogue import (
+    LEMMA_OBLIGATIONS,
     PROOFS,
     Ctx,
     Proof,
@@ -39,7 +40,7 @@ from proofs.catalogue import (
     premises,
 )
 from proofs.encoding import Turn, cached_turn
-from proofs.refine import REFINED_RULES, Report, refine_main, refine_part
+from proofs.refine import REFINED_RULES, Report, missing_situations, refine_main, refine_part
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, all_laps, track_facts
 
@@ -207,7 +208,8 @@ def lemmas_under_bug(proof: Proof, track: str, ctx: Ctx, bug: str) -> tuple[Ctx,
             obls = obligations(by_id(lemma), facts, frozenset({bug}),
                                Ctx(bound=ctx.speed_limit))
         else:
-            obls = obligations(by_id(lemma), facts, frozenset({bug}))
+            obls = [o for o in obligations(by_id(lemma), facts, frozenset({bug}))
+                    if o.label in LEMMA_OBLIGATIONS.get(lemma, (o.label,))]
         for o in obls:
             result, _ = check(o.assertions)
             if result != z3.unsat:
@@ -251,10 +253,14 @@ def refinement_row(reports: list[Report], turns: int, seconds: float) -> Row:
         total.merge(r)
     bad = len(total.disagreements)
     stuck = total.races["unfinished"]
-    text = (f"{total.turns} turns, {bad} disagreements; {total.races['states']} engine "
+    missing = missing_situations(total)
+    text = (f"{total.turns} turns, {bad} disagreements; {total.races['starts']} starts, "
+            f"{total.races['rounds']} rounds; {total.races['states']} engine "
             f"states, {stuck} without a way on")
+    if missing:
+        text += "; NOT CHECKED: " + ", ".join(missing)
     return Row(REFINEMENT, None, REFINED_RULES, "all", text, seconds,
-               bad == 0 and stuck == 0 and total.turns >= turns)
+               bad == 0 and stuck == 0 and total.turns >= turns and not missing)
 
 
 def termination_row() -> Row:

@@ -1,0 +1,40 @@
+"""Each key proof catches a bug that removes behaviour (``catalogue.REMOVAL_CONTROLS``), and
+the spin proof catches a gear-2 spin that takes 2 Stress: the same obligations that prove the
+claim find a counterexample once the bug is in the encoding (issue 29).
+
+Independent of: the claims are stated apart from the encoding (``catalogue``'s claim
+functions); the bugs are switched on in the encoding only.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs.catalogue import PROOFS, REMOVAL_CONTROLS, Ctx, by_id
+from proofs.runner import control
+from proofs.symbols import MUTATIONS
+
+TRACK = "usa@1"
+
+
+def test_every_removal_control_is_listed_by_its_proof() -> None:
+    for proof_id, bug in REMOVAL_CONTROLS.items():
+        assert bug in by_id(proof_id).controls, (proof_id, bug)
+        assert bug in MUTATIONS
+
+
+@pytest.mark.parametrize("proof_id", sorted(REMOVAL_CONTROLS))
+def test_the_key_proof_catches_its_removal_bug(proof_id: str) -> None:
+    proof = by_id(proof_id)
+    bug = REMOVAL_CONTROLS[proof_id]
+    row = control(proof, TRACK, bug, Ctx())
+    assert row.ok, f"{proof_id} holds with {bug} ({MUTATIONS[bug][1]}): {row.result}"
+
+
+@pytest.mark.rules("corner.spin", "ruling.stress-supply")
+def test_the_spin_proof_states_the_stress_per_gear_and_catches_a_gear_two_spin_taking_two(
+        ) -> None:
+    proof = next(p for p in PROOFS if p.id == "spin-stress")
+    assert "1 Stress card (gear 1-2) or 2 (gear 3-4)" in proof.claim
+    row = control(proof, TRACK, "spin-stress-gear-2-two", Ctx())
+    assert row.ok and row.result.startswith("caught"), row.result

@@ -1,0 +1,91 @@
+"""Checks of the parts that used to be checked only against themselves (issue 29): the race's
+start, the round order and the Stress a spin takes, each tied to the engine by a check that
+does not share the engine's code (tests/test_verify_planted.py plants a bug in each and
+asserts the check names its rule).
+
+Independent of: the race checker's start check reads the printed data
+(``spec/starting-cards.toml``, the track boards, the weather tokens) through
+``heatcore.oracle.start``, never ``heatcore.cards``/``heatcore.setup``; the refinement of
+starts and rounds (``proofs.refine_race``) evaluates the Z3 setup and round encodings, which
+never import the engine, on the engine's recorded states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+
+import pytest
+
+from heatcore.race_checker import RaceChecker
+from heatcore.setup import random_setup, start_race
+from heatcore.track import track_ids
+from proofs.refine import SPIN_GEARS, check_turn
+from proofs.refine_race import RaceRecord, check_races
+from proofs.turns import features, race_turns
+
+#: Module lists the start check is tried with (the core race first).
+MODULE_SETS: tuple[tuple[str, ...], ...] = ((), ("weather",), ("legends",), ("garage",),
+                                            ("weather", "legends"))
+
+
+@pytest.mark.rules("setup.deck", "setup.engine", "setup.gear", "setup.hand", "setup.grid",
+                   "setup.stress-supply", "setup.spaces-and-spots", "weather.setup-change",
+                   "legend.setup")
+def test_the_race_checker_checks_each_start_against_the_printed_setup(
+        starts: int = 15) -> None:
+    ids = track_ids()
+    for k in range(starts):
+        rng = random.Random(k)
+        modules = MODULE_SETS[k % len(MODULE_SETS)]
+        setup = random_setup(ids[k % len(ids)], 2 + k % 5 if "legends" not in modules else 2,
+                             rng, laps=1, modules=modules,
+                             legends=1 if "legends" in modules else 0, draft=bool(k % 2))
+        state, events = start_race(setup)
+        RaceChecker().start(state, events, setup)
+
+
+def _refined_races(seeds: Iterable[int]) -> list[RaceRecord]:
+    races: list[RaceRecord] = []
+    for seed in seeds:
+        race_turns(seed, races=races)
+    return races
+
+
+@pytest.mark.rules("setup.deck", "setup.engine", "setup.gear", "setup.hand", "setup.grid",
+                   "setup.stress-supply", "order.fixed-at-round-start", "adrenaline.who",
+                   "adrenaline.count-fixed")
+def test_refinement_checks_race_starts_and_round_orders_against_the_model(
+        seeds: tuple[int, ...] = (1, 5, 6, 10)) -> None:
+    races = _refined_races(seeds)
+    stats: Counter[str] = Counter()
+    problems = check_races(races, stats=stats)
+    assert not problems, "\n".join(map(str, problems[:5]))
+    assert stats["starts"] == len(seeds) and stats["rounds"] > 10 * len(seeds)
+
+
+def test_the_round_model_with_a_wrong_order_is_caught_by_the_round_refinement() -> None:
+    races = _refined_races((1, 5))
+    problems = check_races(races, frozenset({"order-ignores-racing-line"}))
+    assert problems and all("order.fixed-at-round-start" in p.rules for p in problems)
+
+
+def test_the_setup_model_with_six_card_hands_is_caught_by_the_start_refinement() -> None:
+    races = _refined_races((1,))
+    problems = check_races(races, frozenset({"setup-hand-six"}))
+    assert problems and any("setup.hand" in p.rules for p in problems)
+
+
+@pytest.mark.rules("corner.spin", "ruling.stress-supply")
+def test_refinement_checks_a_spin_in_every_gear(seeds: tuple[int, ...] = (3,)) -> None:
+    seen: set[str] = set()
+    problems = []
+    for seed in seeds:
+        for rec in race_turns(seed):
+            gears = {f for f in features(rec) if f.startswith("spin-gear-")}
+            if gears:
+                seen |= gears
+                problems += check_turn(rec)
+    assert seen == set(SPIN_GEARS), seen
+    assert not problems, "\n".join(map(str, problems[:5]))
