@@ -429,7 +429,9 @@ def format_table(rows: list[Row]) -> str:
 def modules_main(tracks: list[str] | None) -> int:
     """``heatcore prove --modules``: each module proof must be unsat on every track; each
     control must be caught (sat) on at least one track (some bugs cannot show on every
-    board, e.g. a Legend that never reaches a second corner line on USA)."""
+    board, e.g. a Legend that never reaches a second corner line on USA); then every module
+    encoding is evaluated against the engine (``proofs.module_refine``), each disagreement
+    a failure naming its rules."""
     from proofs import modules
 
     chosen = tuple(t for t in (tracks or BASE_TRACKS) if "@" not in t) or BASE_TRACKS
@@ -448,6 +450,15 @@ def modules_main(tracks: list[str] | None) -> int:
         failed += not was
         print(f"{'ok  ' if was else 'FAIL'} {proof:26} control {control}: "
               f"{'caught' if was else 'never caught'}")
+    from proofs.module_refine import describe, refine_modules
+
+    found = refine_modules(chosen)  # each encoding against the engine (refinement)
+    for line in describe(found)[:20]:
+        print(f"FAIL refinement {line}")
+    if not found:
+        print(f"ok   refinement: every module encoding agrees with the engine on "
+              f"{', '.join(chosen)}")
+    failed += len(found)
     print(f"{failed} failed")
     return 1 if failed else 0
 

@@ -28,6 +28,11 @@ def _gear_two_spin_takes_two(gear: int) -> int:
     return 1 if gear <= 1 else 2
 
 
+def _effect_one_space_back(state: Any, car: int) -> Any:
+    """Sector effects (the Cloud's among them) judged one space behind the car."""
+    return weather.sector_effect(state, state.cars[car].position - 1)
+
+
 P = Planted
 CHECKER = "test_verify_checks::test_the_race_checker_checks_each_start_against_the_printed_setup"
 REFINE_RACES = ("test_verify_checks::"
@@ -43,4 +48,7 @@ VERIFY_PLANTED: tuple[Planted, ...] = (
     P("corner.spin", "a spin in gear 2 takes 2 Stress",
       _set(corners, "spin_stress", _gear_two_spin_takes_two),
       "test_verify_checks::test_refinement_checks_a_spin_in_every_gear"),
+    P("road.where-the-car-is", "a Cloud sector is judged one space back",
+      _set(weather, "_effect", _effect_one_space_back),
+      "test_verify_checks::test_prove_modules_refines_each_module_encoding_against_the_engine"),
 )

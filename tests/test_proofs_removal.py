@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from proofs import modules
 from proofs.catalogue import PROOFS, REMOVAL_CONTROLS, Ctx, by_id
 from proofs.runner import control
 from proofs.symbols import MUTATIONS
+from proofs.track_graph import BASE_TRACKS
 
 TRACK = "usa@1"
 
@@ -38,3 +40,11 @@ def test_the_spin_proof_states_the_stress_per_gear_and_catches_a_gear_two_spin_t
     assert "1 Stress card (gear 1-2) or 2 (gear 3-4)" in proof.claim
     row = control(proof, TRACK, "spin-stress-gear-2-two", Ctx())
     assert row.ok and row.result.startswith("caught"), row.result
+
+
+@pytest.mark.parametrize("proof_id", sorted(modules.REMOVAL_CONTROLS))
+def test_each_module_proof_catches_a_bug_that_removes_behaviour(proof_id: str) -> None:
+    prove, controls = modules.PROOFS[proof_id]
+    bug = modules.REMOVAL_CONTROLS[proof_id]
+    assert bug in controls
+    assert any(str(prove(track, bug)) == "sat" for track in BASE_TRACKS), (proof_id, bug)

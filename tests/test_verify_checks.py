@@ -21,6 +21,7 @@ import pytest
 from heatcore.race_checker import RaceChecker
 from heatcore.setup import random_setup, start_race
 from heatcore.track import track_ids
+from proofs.module_refine import describe, refine_modules
 from proofs.refine import SPIN_GEARS, check_turn
 from proofs.refine_race import RaceRecord, check_races
 from proofs.turns import features, race_turns
@@ -89,3 +90,12 @@ def test_refinement_checks_a_spin_in_every_gear(seeds: tuple[int, ...] = (3,)) -
                 problems += check_turn(rec)
     assert seen == set(SPIN_GEARS), seen
     assert not problems, "\n".join(map(str, problems[:5]))
+
+
+@pytest.mark.rules("road.where-the-car-is", "weather.no-cooldown", "road.placement",
+                   "legend.one-corner", "legend.before-line", "legend.past-line",
+                   "upgrade.accelerate", "upgrade.adjust", "upgrade.heat")
+def test_prove_modules_refines_each_module_encoding_against_the_engine(
+        tracks: tuple[str, ...] = ("usa",)) -> None:
+    found = refine_modules(tracks, samples=40)
+    assert not found, "\n".join(describe(found)[:5])
