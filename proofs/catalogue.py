@@ -80,6 +80,13 @@ class Proof:
     lemmas: tuple[str, ...] = ()  # proofs whose proved result this one assumes
     kind: str = "proof"  # or "sanity": restates a constraint of the encoding, not counted
 
+    @property
+    def tie(self) -> str:
+        """Whether the proof is about the model only or tied to the engine, and by what."""
+        from proofs.ties import tie_of
+
+        return tie_of(self.id)
+
 
 def premises(t: Turn, ctx: Ctx) -> tuple[z3.BoolRef, ...]:
     """The turn's constraints, the race invariants on its pre-state, and proved lemmas."""

@@ -320,6 +320,13 @@ class Claim:
     rules: tuple[str, ...]
     controls: tuple[str, ...]
 
+    @property
+    def tie(self) -> str:
+        """Whether the proof is about the model only or tied to the engine, and by what."""
+        from proofs.ties import tie_of
+
+        return tie_of(self.id)
+
 
 CATALOGUE = (
     Claim("garage-accelerate", "For every play (gear 1-4, Stress and owned upgrades with their "

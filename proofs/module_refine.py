@@ -64,8 +64,9 @@ def engine_cooldown_allowed(track_id: str) -> Callable[[int, str, int], bool]:
         state = RaceState(track=track, laps=track.laps, cars=(car,), supply=0, round=1,
                           phase=Phase.TURN, order=(0,), cursor=0, modules=("weather",),
                           conditions=Conditions(weather, road))
-        allowed_here: Callable[[RaceState, int], bool] = getattr(heatcore.react,
-                                                                 "cooldown_allowed")
+        # the engine's own binding, looked up now (a patched engine is seen as it runs)
+        allowed_here: Callable[[RaceState, int], bool] = vars(heatcore.react)[
+            "cooldown_allowed"]
         return bool(allowed_here(state, 0))
     return allowed
 

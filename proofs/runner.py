@@ -491,6 +491,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
+    parser.add_argument("--every-ruling", action="store_true",
+                        help="with --refine N (default 2000): check N turns under each "
+                             "alternative of the core race's switchable rulings instead "
+                             "(an opt-in profile: a few minutes)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="with --refine: check the turns on the Dask cluster at ADDRESS "
                              "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
@@ -505,6 +509,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.modules:
         return modules_main(args.track)
+    if args.every_ruling:
+        from proofs.refine_rulings import EVERY_RULING_TURNS, every_ruling_main
+
+        return every_ruling_main(args.refine or EVERY_RULING_TURNS, max(1, args.jobs))
     if args.refine is not None:
         if args.refine < 1:
             parser.error("--refine needs a positive number of turns")

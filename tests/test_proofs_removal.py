@@ -8,12 +8,15 @@ functions); the bugs are switched on in the encoding only.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from proofs import modules
 from proofs.catalogue import PROOFS, REMOVAL_CONTROLS, Ctx, by_id
 from proofs.runner import control
 from proofs.symbols import MUTATIONS
+from proofs.ties import TIES
 from proofs.track_graph import BASE_TRACKS
 
 TRACK = "usa@1"
@@ -48,3 +51,12 @@ def test_each_module_proof_catches_a_bug_that_removes_behaviour(proof_id: str) -
     bug = modules.REMOVAL_CONTROLS[proof_id]
     assert bug in controls
     assert any(str(prove(track, bug)) == "sat" for track in BASE_TRACKS), (proof_id, bug)
+
+
+def test_the_proofs_page_says_for_each_proof_what_ties_it_to_the_engine() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "guides" /
+            "proofs.rst").read_text(encoding="utf-8")
+    for proof_id in [p.id for p in PROOFS] + list(modules.PROOFS):
+        assert TIES.get(proof_id), proof_id
+        assert f"``{proof_id}``\n   *" in page, proof_id
+        assert by_id(proof_id).tie if proof_id in {p.id for p in PROOFS} else True

@@ -21,6 +21,7 @@ import pytest
 from heatcore.race_checker import RaceChecker
 from heatcore.setup import random_setup, start_race
 from heatcore.track import track_ids
+from proofs import refine_rulings, runner
 from proofs.module_refine import describe, refine_modules
 from proofs.refine import SPIN_GEARS, check_turn
 from proofs.refine_race import RaceRecord, check_races
@@ -99,3 +100,14 @@ def test_prove_modules_refines_each_module_encoding_against_the_engine(
         tracks: tuple[str, ...] = ("usa",)) -> None:
     found = refine_modules(tracks, samples=40)
     assert not found, "\n".join(describe(found)[:5])
+
+
+def test_prove_every_ruling_refines_each_core_alternative(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(refine_rulings.CORE_ALTERNATIVES) == 8
+    monkeypatch.setattr(refine_rulings, "CORE_ALTERNATIVES",
+                        (("ruling.stress-supply", "unlimited"),))
+    assert runner.main(["--refine", "40", "--every-ruling", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "ok   under ruling.stress-supply=unlimited" in out
+    assert "1 alternatives, 0 failed" in out
