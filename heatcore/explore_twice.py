@@ -19,8 +19,9 @@ from heatcore.state import RaceState
 FIGURES = ("states", "transitions", "depth", "finished", "longest")
 
 
-def engine_figures(start: RaceState, seed: int) -> dict[str, int]:
-    """Every state reachable from ``start`` by the engine alone, breadth first."""
+def engine_figures(start: RaceState, seed: int, limit: int | None = None) -> dict[str, int]:
+    """Every state reachable from ``start`` by the engine alone, breadth first; with
+    ``limit``, the search stops (its figures then partial) once it has seen more states."""
     first = state_to_json(start)
     seen = {first}
     frontier = [first]
@@ -42,6 +43,9 @@ def engine_figures(start: RaceState, seed: int) -> dict[str, int]:
                 if key not in seen:
                     seen.add(key)
                     following.append(key)
+            if limit is not None and len(seen) > limit:
+                out["states"] = len(seen)
+                return out
         if following:
             out["depth"] += 1
         frontier = following

@@ -10,8 +10,11 @@ of the proofs that name them. A control re-proves those lemmas with its bug on: 
 still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
 The full run also checks 2,000 turns of sampled real races against the model
 (``proofs.refine``: the engine's outcome is the model's, the only one, and the legal
-choices agree; every race reaches its end), and replays the lasso that refutes a bound on
-the rounds of a race (``proofs.lasso``); ``--refine N`` runs the refinement alone.
+choices agree; every race reaches its end; each race start is the model's setup and each
+round's order and adrenaline the model's round, fed the engine's spots:
+``proofs.refine_race``), and replays the lasso that refutes a bound on the rounds of a race
+(``proofs.lasso``); ``--refine N`` runs the refinement alone, ``--refine N --every-ruling``
+under each alternative of the core race's rulings (``proofs.refine_rulings``).
 Exit status: 0 when every proof holds, every control is caught and no turn disagrees.
 ``--mine SITUATION --count N --out DIR`` runs the edge-case miner instead (``proofs.mining``).
 """
@@ -285,6 +288,7 @@ JOB_SECONDS: dict[str, float] = {
     "bound-spin-back": 0.75, "choices": 0.7, "totality": 0.6, "no-deadlock": 0.6,
     "movement": 0.5, "deck-integrity": 0.5, "slipstream": 0.5, "gear-shifts": 0.5,
     "heat-conservation": 0.45, "bound-heat-cost": 0.4, TERMINATION: 0.2,
+    "spin-stress": 0.6,
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from planted import Planted, _set
+from planted import PLANTED, Planted, _set
 
 from heatcore import cards, corners, rounds, weather
 from heatcore.cards import canonical
@@ -34,6 +34,8 @@ def _effect_one_space_back(state: Any, car: int) -> Any:
 
 
 P = Planted
+EXPLORE = "test_explore_twice::test_the_engine_explores_kink_3_flips_to_the_models_figures"
+_FLIP = next(b for b in PLANTED if b.rule == "reveal.stress-flip")
 CHECKER = "test_verify_checks::test_the_race_checker_checks_each_start_against_the_printed_setup"
 REFINE_RACES = ("test_verify_checks::"
                 "test_refinement_checks_race_starts_and_round_orders_against_the_model")
@@ -51,4 +53,7 @@ VERIFY_PLANTED: tuple[Planted, ...] = (
     P("road.where-the-car-is", "a Cloud sector is judged one space back",
       _set(weather, "_effect", _effect_one_space_back),
       "test_verify_checks::test_prove_modules_refines_each_module_encoding_against_the_engine"),
+    P("reveal.stress-flip", _FLIP.what, _FLIP.plant, EXPLORE),
+    P("order.fixed-at-round-start", "the turn order ignores the racing line",
+      _set(rounds, "standing", _order_by_space_only), EXPLORE),
 )

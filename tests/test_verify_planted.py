@@ -21,7 +21,13 @@ def failure_with(bug: Planted) -> str:
     return ""
 
 
-@pytest.mark.parametrize("bug", VERIFY_PLANTED, ids=lambda b: f"{b.rule}-{b.killer[-30:]}")
+def _param(bug: Planted) -> object:
+    """The bug as a test case (the explorations are slow: marked so)."""
+    marks = [pytest.mark.slow] if "explore" in bug.killer else []
+    return pytest.param(bug, marks=marks, id=f"{bug.rule}-{bug.killer.rsplit('::')[-1][:40]}")
+
+
+@pytest.mark.parametrize("bug", [_param(b) for b in VERIFY_PLANTED])
 def test_the_planted_bug_fails_a_check_that_names_its_rule(bug: Planted) -> None:
     assert bug.rule in tags_of(bug), f"{bug.killer} is not tagged {bug.rule}"
     killer_of(bug)()  # passes without the bug
