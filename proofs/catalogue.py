@@ -311,7 +311,8 @@ LEMMA_OBLIGATIONS: dict[str, tuple[str, ...]] = {"movement": ("turn",)}
 
 
 def movement_build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
-    """The movement claim (a lemma of the bound proofs), then the exact move."""
+    """The movement claim (a lemma of the bound proofs: only this obligation, "turn", is
+    assumed), then the exact move."""
     t = cached_turn(facts, bugs)
     pre = premises(t, ctx)
     return [Obligation("turn", (*pre, z3.Not(movement_claim(t)))),
@@ -643,8 +644,7 @@ PROOFS: tuple[Proof, ...] = (
           "card its flip finds.",
           ("react.cooldown", "react.boost", "react.any-order", "adrenaline.effects",
            "adrenaline.who"),
-          ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free", "boost-flips-nothing",
-           "cooldown-heat-lost"),
+          ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free", "boost-flips-nothing"),
           _turn_obligation("turn", react_claim),
           kind="sanity"),
     Proof("discard",
