@@ -80,6 +80,13 @@ class Proof:
     lemmas: tuple[str, ...] = ()  # proofs whose proved result this one assumes
     kind: str = "proof"  # or "sanity": restates a constraint of the encoding, not counted
 
+    @property
+    def tie(self) -> str:
+        """Whether the proof is about the model only or tied to the engine, and by what."""
+        from proofs.ties import tie_of
+
+        return tie_of(self.id)
+
 
 def premises(t: Turn, ctx: Ctx) -> tuple[z3.BoolRef, ...]:
     """The turn's constraints, the race invariants on its pre-state, and proved lemmas."""
@@ -277,6 +284,55 @@ def movement_claim(t: Turn) -> z3.BoolRef:
                              >= _key(a.pos, a.racing)))
 
 
+def exact_move_claim(t: Turn) -> z3.BoolRef:
+    """move.exact, slipstream.move: a car that is not cluttered and none of whose moves
+    (the reveal, the react moves, the slipstream) is set back by a full space ends step 6
+    exactly its speed ahead, plus 2 if it slipstreamed."""
+    clear = [z3.Implies(p.moves, p.result.pos == p.target)
+             for name, p in t.placements.items() if name != "spin"]
+    end = t.placements["slipstream"].result
+    return z3.Implies(z3.And(z3.Not(t.cluttered), *clear),
+                      end.pos == t.pre.spot.pos + ref_speed(t) + z3.If(t.slip, 2, 0))
+
+
+#: For each key proof, a control that *removes* behaviour (a payment, a move, a card's way
+#: into a pile, a flip) which the proof's own obligations catch: "for all" proofs pass most
+#: such bugs, so each of these proofs names one it does not.
+REMOVAL_CONTROLS: dict[str, str] = {
+    "corner-payment": "spin-keeps-engine-heat", "placement": "placement-racing-line-only",
+    "movement": "slipstream-moves-nothing", "heat-conservation": "cooldown-heat-lost",
+    "stress-conservation": "spin-stress-not-in-hand", "deck-integrity": "draw-to-six",
+    "react": "boost-flips-nothing", "spin-stress": "spin-takes-no-stress",
+}
+
+
+#: The obligations of a lemma that other proofs assume (the rest are not assumed).
+LEMMA_OBLIGATIONS: dict[str, tuple[str, ...]] = {"movement": ("turn",)}
+
+
+def movement_build(facts: TrackFacts, bugs: frozenset[str], ctx: Ctx) -> list[Obligation]:
+    """The movement claim (a lemma of the bound proofs: only this obligation, "turn", is
+    assumed), then the exact move."""
+    t = cached_turn(facts, bugs)
+    pre = premises(t, ctx)
+    return [Obligation("turn", (*pre, z3.Not(movement_claim(t)))),
+            Obligation("turn-exact", (*pre, z3.Not(exact_move_claim(t))))]
+
+
+def spin_stress_claim(t: Turn) -> z3.BoolRef:
+    """corner.spin, ruling.stress-supply, stated apart from the encoding: a spin in gear 1-2
+    takes 1 Stress, in gear 3-4 takes 2, from the supply into the hand (what is left when
+    the supply holds fewer), empties the engine and sets gear 1; no spin, no Stress."""
+    rea, cor = t.stages["reacted"], t.stages["cornered"]
+    wanted = z3.If(t.gear <= 2, 1, 2)
+    due = z3.If(wanted <= rea.supply, wanted, rea.supply)
+    taken = cor.hand[STRESS] - rea.hand[STRESS]
+    spun = t.corners.spun
+    return z3.And(z3.Implies(spun, z3.And(taken == due, cor.supply == rea.supply - due,
+                                          cor.engine == 0, t.post.gear == 1)),
+                  z3.Implies(z3.Not(spun), z3.And(taken == 0, cor.supply == rea.supply)))
+
+
 def placement_claims(t: Turn) -> dict[str, z3.BoolRef]:
     """Every placement of the turn (move, react moves, slipstream, spin) ends on a free
     spot of the board, in or behind the target space, with every spot tried before it
@@ -351,6 +407,7 @@ def react_claim(t: Turn) -> z3.BoolRef:
     return z3.And(cooled >= 0, cap_ok, rea.engine == rev.engine + cooled - boost,
                   z3.Implies(t.boost, rev.engine + cooled >= 1),
                   t.boost_value >= 0, t.boost_value <= 4,
+                  z3.Implies(t.boost, t.boost_value >= 1),
                   z3.Implies(z3.Or(t.adr_move, t.adr_cool), t.adrenaline))
 
 
@@ -470,7 +527,7 @@ PROOFS: tuple[Proof, ...] = (
            "react.boost", "corner.pay-heat", "corner.spin", "play.cluttered",
            "replenish.cleanup", "deck.reshuffle"),
           ("cooldown-copies-heat", "shift-two-heat-vanishes", "reshuffle-keeps-discard",
-           "setup-upgrade-heat-in-engine"),
+           "setup-upgrade-heat-in-engine", "cooldown-heat-lost"),
           _inductive(heat_claim)),
     Proof("heat-from-engine",
           "Heat is paid only from the engine (shift, boost, corners) and leaves the hand "
@@ -484,7 +541,7 @@ PROOFS: tuple[Proof, ...] = (
           "supply never negative; spins take from the supply.",
           ("setup.stress-supply", "setup.deck", "corner.spin", "ruling.stress-supply",
            "reveal.stress-flip"),
-          ("spin-stress-from-nowhere", "spin-stress-ignores-supply"),
+          ("spin-stress-from-nowhere", "spin-stress-ignores-supply", "spin-stress-not-in-hand"),
           _inductive(stress_claim)),
     Proof("deck-integrity",
           "Each card kind's count over hand, deck, discard and play area is conserved, no "
@@ -534,8 +591,15 @@ PROOFS: tuple[Proof, ...] = (
            "slipstream.speed-unchanged", "place.speed-unchanged", "adrenaline.effects"),
           ("corner-once-per-turn", "slipstream-adds-speed", "adrenaline-not-in-speed",
            "corner-uses-distance", "heat-paid-from-hand", "spin-lands-past-line",
-           "engine-debt"),
+           "engine-debt", "spin-keeps-engine-heat"),
           _turn_obligation("turn", corner_claim)),
+    Proof("spin-stress",
+          "A spin takes 1 Stress card (gear 1-2) or 2 (gear 3-4) from the supply into the "
+          "hand, fewer only when the supply holds fewer; it leaves the engine empty and the "
+          "car in gear 1. A turn without a spin takes no Stress.",
+          ("corner.spin", "ruling.stress-supply", "setup.stress-supply"),
+          ("spin-stress-gear-2-two", "spin-takes-no-stress"),
+          _turn_obligation("turn", spin_stress_claim)),
     Proof("placement",
           "Every placement ends on a free spot of the board: the first free one from the "
           "target space backwards, racing line first, cars on every lap counted; no two cars "
@@ -543,15 +607,17 @@ PROOFS: tuple[Proof, ...] = (
           ("move.exact", "place.racing-line-first", "place.blocked", "ruling.zero-move",
            "slipstream.move", "corner.spin", "setup.grid", "setup.board-space"),
           ("placement-ignores-occupancy", "place-other-lane-first", "blocked-moves-ahead",
-           "placement-ignores-lapped-cars"),
+           "placement-ignores-lapped-cars", "placement-racing-line-only"),
           placement_build),
     Proof("movement",
           "A turn moves the car forward at most its speed (+2 with slipstream), never "
-          "backwards before step 7; a spin never puts it behind its start spot.",
+          "backwards before step 7; a spin never puts it behind its start spot; a car none "
+          "of whose moves is set back by a full space ends step 6 exactly its speed ahead "
+          "(+2 with slipstream).",
           ("move.exact", "place.blocked", "place.speed-unchanged", "slipstream.move",
            "adrenaline.effects", "corner.spin", "ruling.blocked-extra-move"),
-          ("blocked-moves-ahead", "spin-one-space-short"),
-          _turn_obligation("turn", movement_claim)),
+          ("blocked-moves-ahead", "spin-one-space-short", "slipstream-moves-nothing"),
+          movement_build),
     Proof("slipstream",
           "A slipstream is offered exactly when a car on any lap is beside or one board "
           "space ahead and the move would not cross the final finish line; it is never "
@@ -574,10 +640,11 @@ PROOFS: tuple[Proof, ...] = (
           _turn_obligation("turn", flip_claim)),
     Proof("react",
           "Cooldown moves at most 3/1/0 Heat (gear 1/2/3-4, +1 adrenaline) from hand to "
-          "engine; a boost needs and costs one engine Heat and adds 0-4.",
+          "engine; a boost needs and costs one engine Heat and adds the 1-4 of the basic "
+          "card its flip finds.",
           ("react.cooldown", "react.boost", "react.any-order", "adrenaline.effects",
            "adrenaline.who"),
-          ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free"),
+          ("cooldown-3-in-gear-2", "cooldown-copies-heat", "boost-free", "boost-flips-nothing"),
           _turn_obligation("turn", react_claim),
           kind="sanity"),
     Proof("discard",

@@ -158,6 +158,8 @@ def cooldown(enc: Enc, z: Zones, amount: z3.ArithRef) -> Zones:
     hand = dict(z.hand)
     if not enc.bug("cooldown-copies-heat"):
         hand[HEAT] = hand[HEAT] - amount
+    if enc.bug("cooldown-heat-lost"):
+        return z.with_(hand=hand)
     return z.with_(hand=hand, engine=z.engine + amount)
 
 
@@ -184,7 +186,8 @@ def take_stress(enc: Enc, z: Zones, wanted: z3.ArithRef) -> tuple[Zones, z3.Arit
     taken = wanted if enc.bug("spin-stress-ignores-supply") or unlimited else zmin(
         wanted, z.supply)
     hand = dict(z.hand)
-    hand[STRESS] = hand[STRESS] + taken
+    if not enc.bug("spin-stress-not-in-hand"):
+        hand[STRESS] = hand[STRESS] + taken
     supply = z.supply if enc.bug("spin-stress-from-nowhere") else z.supply - taken
     return z.with_(hand=hand, supply=supply), taken
 

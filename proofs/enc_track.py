@@ -109,6 +109,8 @@ def scan_order(enc: Enc) -> list[tuple[int, bool]]:
     the space behind, and so on."""
     first = not enc.bug("place-other-lane-first")
     way = 1 if enc.bug("blocked-moves-ahead") else -1
+    if enc.bug("placement-racing-line-only"):
+        return [(way * (k // 2), True) for k in range(SCAN)]
     return [(way * (k // 2), first if k % 2 == 0 else not first) for k in range(SCAN)]
 
 
@@ -247,7 +249,7 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
         spin = z3.BoolVal(False) if enc.bug("engine-debt") else demand > have
         if enc.bug("no-spin-in-gear-2"):
             spin = z3.And(spin, gear != 2)
-        paid = z3.If(spin, have, demand)
+        paid = z3.If(spin, 0 if enc.bug("spin-keeps-engine-heat") else have, demand)
         if enc.bug("engine-debt"):
             discard = dict(z.discard)
             discard[HEAT] = discard[HEAT] + paid
@@ -266,7 +268,10 @@ def check_corners(enc: Enc, z: Zones, lines: tuple[Line, ...], finish: int, star
         checks.append(LineCheck(line, crossed, demand, paid, spin))
     shift = 1 if enc.bug("spin-lands-past-line") else -1 if enc.bug("spin-one-space-short") else 0
     spin_place = place_at(enc, end, spin_line + shift, spun, others, board)
-    wanted = z3.If(spun, z3.If(gear <= 2, 1, 2), 0)
+    wanted = z3.If(spun, z3.If(gear <= (1 if enc.bug("spin-stress-gear-2-two") else 2), 1, 2),
+                   0)
+    if enc.bug("spin-takes-no-stress"):
+        wanted = z3.IntVal(0)
     z, taken = take_stress(enc, z, wanted)
     new_gear = gear if enc.bug("spin-keeps-gear") else z3.If(spun, 1, gear)
     return CornerOutcome(z, tuple(checks), spun, spin_line, paid_total, spin_place.result,

@@ -228,7 +228,8 @@ def react_step(enc: Enc, z: Zones, gear: z3.ArithRef, adrenaline: z3.BoolRef,
     enc.rule("react.boost", z3.Implies(boost, normal), z3.Implies(boost, z.engine >= need))
     boost_cost = z3.IntVal(0) if enc.bug("boost-free") else z3.If(boost, 1, 0)
     z = pay_engine(enc, z, boost_cost, "react.boost")
-    z, boost_flip = flip(enc, z, boost, "boost")
+    z, boost_flip = flip(enc, z, z3.And(boost, z3.BoolVal(not enc.bug("boost-flips-nothing"))),
+                         "boost")
     adr_n = z3.If(adr_move, 1, 0)
     first = place(enc, here, z3.If(adr_first, adr_n, boost_flip.value), others, board,
                   z3.If(adr_first, adr_move, boost))
@@ -262,7 +263,8 @@ def slipstream_step(enc: Enc, facts: TrackFacts, here: Spot, normal: z3.BoolRef,
         ok = z3.And(ok, gains(place(enc, here, z3.IntVal(2), others, board)))
     slip = enc.new_bool("slip")
     enc.rule("slipstream.eligible", z3.Implies(slip, z3.And(ok, normal)))
-    return ok, slip, place(enc, here, z3.If(slip, 2, 0), others, board, slip)
+    spaces = 0 if enc.bug("slipstream-moves-nothing") else 2
+    return ok, slip, place(enc, here, z3.If(slip, spaces, 0), others, board, slip)
 
 
 def encode_turn(facts: TrackFacts, bugs: frozenset[str] = frozenset(),

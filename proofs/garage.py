@@ -46,8 +46,8 @@ from heatcore.framework.registry import spec_dir
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
 ACCELERATE_CONTROLS = ("accelerate-partial", "accelerate-skips-corner",
-                       "accelerate-counts-unpaid")
-ADJUST_CONTROLS = ("adjust-unclamped", "adjust-inverted")
+                       "accelerate-counts-unpaid", "accelerate-ignores-stress")
+ADJUST_CONTROLS = ("adjust-unclamped", "adjust-inverted", "adjust-ignored")
 HEAT_CONTROLS = ("settle-at-reveal", "unpaid-kept", "pay-what-is-there")
 MAX_ENGINE = 7  # 6 on every base track, one more from a Fog weather token
 MAX_CARDS = 4  # gear 4
@@ -89,18 +89,32 @@ def prove_accelerate(track_id: str, control: str | None = None) -> z3.CheckSatRe
         domain.append(z3.Or([p == v for v in plus_values]))
         domain.append(z3.Implies(k >= gear - stress, p == 0))  # slots beyond the cards
     plus = z3.Sum(pluses)
+    # the play card by card (for the claims): slot k holds the k-th card played; each card
+    # is a basic card, a Stress card or an upgrade type with its printed + (-1: no card)
+    types = [c for c in _cards() if _amount(c, "boost")]
+    slots = z3.Ints("slot0 slot1 slot2 slot3")  # 0 basic, 1 Stress, 2 + t: types[t]
+    for k, s in enumerate(slots):
+        domain.append(z3.If(k < gear, z3.And(s >= 0, s < 2 + len(types)), s == -1))
+    domain.append(z3.Sum([z3.If(s == 1, 1, 0) for s in slots]) == stress)
+    domain.append(plus == z3.Sum([z3.If(s == 2 + t, _amount(c, "boost"), 0)
+                                  for s in slots for t, c in enumerate(types)]))
     # encoding of the rule: increases counted at the moment of use (the boost only if it
     # came first); the replacement flip of an unpaid card is not a +
     counted = stress + plus + before_boost
     if control == "accelerate-counts-unpaid":
         counted = counted + unpaid
+    if control == "accelerate-ignores-stress":  # removes behaviour: Stress is not counted
+        counted = counted - stress
     gain_var = z3.Int("gain")
     gain_rule = gain_var == z3.If(used, n * counted, 0)
     if control == "accelerate-partial":
         gain_rule = z3.And(gain_var >= 0, gain_var <= z3.If(used, n * counted, 0))
     corner_speed = speed + (0 if control == "accelerate-skips-corner" else gain_var)
-    # claims, from the rule text
-    spec_counted = stress + plus + before_boost
+    # claims, from the rule text, card by card: each Stress card in play and each + printed
+    # on an upgrade in play is a speed increase, and so is the boost if it came first
+    spec_counted = z3.Sum([z3.If(s == 1, 1, 0) + z3.Sum(
+        [z3.If(s == 2 + t, _amount(c, "boost"), 0) for t, c in enumerate(types)])
+        for s in slots]) + z3.If(before_boost == 1, 1, 0)
     def heat(v: z3.ArithRef) -> z3.ArithRef:
         return z3.If(v - limit > 0, v - limit, 0)
 
@@ -153,6 +167,8 @@ def _adjust_totals() -> list[int]:
 
 
 def _adjusted(limit: z3.ArithRef, adjust: z3.ArithRef, control: str | None) -> z3.ArithRef:
+    if control == "adjust-ignored":  # removes behaviour: Adjust leaves the limit alone
+        adjust = z3.IntVal(0)
     raw = limit - adjust if control == "adjust-inverted" else limit + adjust
     return raw if control == "adjust-unclamped" else z3.If(raw < 0, 0, raw)
 
@@ -174,18 +190,23 @@ def prove_adjust(track_id: str, control: str | None = None) -> z3.CheckSatResult
     claims = z3.And(_adjusted(limit + road, a, control) >= 0,
                     z3.Implies(a >= b, heat(a) <= heat(b)),
                     base - heat(a) <= z3.If(a >= 0, a, -a),
-                    heat(a) - base <= z3.If(a >= 0, a, -a))
+                    heat(a) - base <= z3.If(a >= 0, a, -a),
+                    # a positive Adjust lowers the Heat of a corner taken over its limit
+                    z3.Implies(z3.And(a > 0, speed > limit + road + a, limit + road >= 0),
+                               heat(a) < base))
     solver = z3.Solver()
     solver.add(*domain, z3.Not(claims))
     return solver.check()
 
 
-def refines_adjust(engine_limit: Callable[[int, int], int]) -> list[str]:
+def refines_adjust(engine_limit: Callable[[int, int], int],
+                   variant: str | None = None) -> list[str]:
     """Disagreements of the engine's adjusted limit with the encoding (every printed
-    limit 0-10 with road tokens, every Adjust total)."""
+    limit 0-10 with road tokens, every Adjust total); ``variant`` "adjust-unclamped" is the
+    encoding of ruling.garage-adjust's alternative "unclamped"."""
     out = []
     limit, adjust = z3.Ints("limit adjust")
-    term = _adjusted(limit, adjust, None)
+    term = _adjusted(limit, adjust, variant)
     for lim in range(-1, 12):
         for total in _adjust_totals():
             model = z3.simplify(z3.substitute(term, (limit, z3.IntVal(lim)),
@@ -220,7 +241,11 @@ def prove_unpayable_heat(track_id: str, control: str | None = None) -> z3.CheckS
     for c in cost:
         domain.append(z3.Or([c == v for v in _costs()]))
     engine, at_reveal = engine0, engine0  # at_reveal: the engine as the reveal saw it
-    paid, charged, claims = [], [], []
+    paid: list[z3.BoolRef] = []
+    charged: list[z3.ArithRef] = []
+    claims: list[z3.BoolRef] = []
+    flips: z3.ArithRef = z3.IntVal(0)  # the encoding's flips and discards, card by card
+    discarded: z3.ArithRef = z3.IntVal(0)
     for k in range(count):
         engine = engine + cool[k]
         take = z3.And(present[k], engine >= cost[k])
@@ -229,21 +254,25 @@ def prove_unpayable_heat(track_id: str, control: str | None = None) -> z3.CheckS
         if control == "pay-what-is-there":
             take = z3.And(present[k], engine > 0)
         amount = z3.If(take, z3.If(engine >= cost[k], cost[k], engine), 0)
+        # the claims recompute the engine at this moment from the start, the cooldowns so
+        # far and the whole costs of the cards paid before (not the encoding's running sum)
+        moment = engine0 + z3.Sum(cool[:k + 1]) - z3.Sum(
+            [z3.If(paid[i], cost[i], 0) for i in range(k)])
         claims += [engine - amount >= 0,
-                   z3.Implies(present[k], take == (engine >= cost[k])),
+                   z3.Implies(present[k], take == (moment >= cost[k])),
                    z3.Implies(take, amount == cost[k])]
         paid.append(take)
         charged.append(amount)
         at_reveal = at_reveal - z3.If(take, cost[k], 0)
         engine = engine - amount
-    unpaid = [z3.And(present[k], z3.Not(paid[k])) for k in range(count)]
-    flips = z3.Sum([z3.If(u, 1, 0) for u in unpaid])
-    discarded = z3.Sum([z3.If(u, 1, 0) for u in unpaid])
-    if control == "unpaid-kept":
-        flips = discarded = z3.IntVal(0)
+        if control != "unpaid-kept":  # the control removes the discard and the flip
+            missed = z3.If(z3.And(present[k], z3.Not(take)), 1, 0)
+            flips, discarded = flips + missed, discarded + missed
     hand = hand0 - z3.Sum(cool)
+    short = [z3.And(present[k], engine0 + z3.Sum(cool[:k + 1]) - z3.Sum(
+        [z3.If(paid[i], cost[i], 0) for i in range(k)]) < cost[k]) for k in range(count)]
     claims += [engine + hand + z3.Sum(charged) == engine0 + hand0,
-               flips == z3.Sum([z3.If(u, 1, 0) for u in unpaid]),
+               flips == z3.Sum([z3.If(u, 1, 0) for u in short]),
                discarded == flips]
     solver = z3.Solver()
     solver.add(*domain, z3.Not(z3.And(*claims)))
@@ -290,6 +319,13 @@ class Claim:
     claim: str
     rules: tuple[str, ...]
     controls: tuple[str, ...]
+
+    @property
+    def tie(self) -> str:
+        """Whether the proof is about the model only or tied to the engine, and by what."""
+        from proofs.ties import tie_of
+
+        return tie_of(self.id)
 
 
 CATALOGUE = (

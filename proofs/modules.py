@@ -15,14 +15,21 @@ engine; the rules are encoded from the spec's words. Four proofs:
   ruling's default and its alternative (BGA: before the second line in every case) move
   every Legend alike on the base tracks, so the ruling is not switchable. Control
   ``long-moves``: chevrons at every corner and road tokens raising a limit by up to 20 make
-  them differ.
+  them differ; ``moot-no-stop`` (removes behaviour): without the stop before the second
+  line the two differ on France and Great Britain.
 - ``sector-between-lines`` (road.placement): a move that crosses no corner line stays in one
-  sector. Control ``sector-off-by-one``: sectors starting on the corner's own space.
-- ``sector-where-the-car-is`` (road.where-the-car-is, weather.no-cooldown): the Cloud's
-  no-cooldown applies exactly where the car stands now. Control ``sector-at-start``: judged
-  where the turn started (BGA bugs 102781, 103496).
+  sector, one that crosses one line ends in the next sector. Controls ``sector-off-by-one``
+  (sectors starting on the corner's own space) and ``one-sector`` (removes behaviour).
+- ``sector-where-the-car-is`` (road.where-the-car-is, weather.no-cooldown): the encoding's
+  Cloud refusal (``cloud_refuses``, sectors by ``sector_model``'s arithmetic on spaces) is
+  exactly "the last corner line the car passed, where it stands now, is a corner whose
+  sector holds the Weather token, and the weather is Cloud", stated from the unrolled
+  lines. Controls ``sector-at-start`` (judged where the turn started, BGA bugs 102781,
+  103496), ``sector-one-back`` (judged one space back) and ``cloud-never-refuses`` (removes
+  behaviour).
 
-``refines_*`` tie the encodings to the engine by evaluating them on concrete values.
+``refines_*`` and :mod:`proofs.module_refine` tie the encodings to the engine by evaluating
+them on concrete values (``heatcore prove --modules`` runs them).
 The Garage's proofs (``garage-accelerate``, ``garage-adjust``, ``garage-unpayable-heat``)
 live in :mod:`proofs.garage` and are registered here with the others.
 """
@@ -40,9 +47,9 @@ from proofs import garage
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
 LEGEND_CONTROLS = ("legend-no-stop", "legend-helmet-overshoot")
-MOOT_CONTROLS = ("long-moves",)
-SECTOR_CONTROLS = ("sector-off-by-one",)
-WHERE_CONTROLS = ("sector-at-start",)
+MOOT_CONTROLS = ("long-moves", "moot-no-stop")
+SECTOR_CONTROLS = ("sector-off-by-one", "one-sector")
+WHERE_CONTROLS = ("sector-at-start", "sector-one-back", "cloud-never-refuses")
 CLOUD, WEATHER_TOKEN = 0, 0  # weather token ids (Cloud) and road token ids (Weather)
 
 
@@ -144,7 +151,7 @@ def prove_aggressive_stop_moot(track_id: str, control: str | None = None) -> z3.
     if control == "long-moves":
         tl = replace(tl, chevron=(3,) * len(tl.chevron))
         domain = [c for c in domain if not c.eq(r <= 1)] + [r <= 20]
-    ours, _ = legend_model(tl, p, d, h, r, aggressive)
+    ours, _ = legend_model(tl, p, d, h, r, aggressive, stop=control != "moot-no-stop")
     theirs, _ = legend_model(tl, p, d, h, r, aggressive, second_line=True)
     solver = z3.Solver()
     solver.add(*domain, ours != theirs)
@@ -185,12 +192,16 @@ def refines_legend(track_id: str, engine_spaces: Any, samples: int = 200,
 
 # ---------------------------------------------------------------- sectors
 
-def sector_model(tl: Lines, position: z3.ArithRef, off_by_one: bool = False) -> z3.ArithRef:
+def sector_model(tl: Lines, position: z3.ArithRef, off_by_one: bool = False,
+                 control: str | None = None) -> z3.ArithRef:
     """The corner (0-based) whose sector holds ``position``: the last corner line behind it
-    (spaces P+1 .. next P); the control starts each sector on the corner's own space."""
+    (spaces P+1 .. next P); the control ``sector-off-by-one`` starts each sector on the
+    corner's own space, ``one-sector`` (removes behaviour) has a single sector."""
     space = (position - 1) % tl.spaces + 1
     corners = sorted({(a - 1) % tl.spaces + 1 for a in tl.at})
     out: z3.ArithRef = z3.IntVal(len(corners) - 1)
+    if control == "one-sector":
+        return out
     for index, after in enumerate(corners):
         inside = space >= after if off_by_one else space > after
         out = z3.If(inside, index, out)
@@ -199,37 +210,65 @@ def sector_model(tl: Lines, position: z3.ArithRef, off_by_one: bool = False) -> 
 
 def prove_sector_between_lines(track_id: str, control: str | None = None) -> z3.CheckSatResult:
     """UNSAT: a move of 1-30 spaces before the final finish line that crosses no corner line
-    ends in the sector it started."""
+    ends in the sector it started; one that crosses exactly one line ends in the sector of
+    the corner it crossed (the next one round the lap)."""
     tl = lines(track_id)
     a, b = z3.Ints("a b")
     solver = z3.Solver()
     off = control == "sector-off-by-one"
+    count = len({(c - 1) % tl.spaces + 1 for c in tl.at})
+    start, end = sector_model(tl, a, off, control), sector_model(tl, b, off, control)
+    crossed = _crossed(tl, a, b)
     solver.add(a > -tl.spaces, b <= tl.spaces * tl.laps, b > a, b - a <= 30,
-               _crossed(tl, a, b) == 0, sector_model(tl, a, off) != sector_model(tl, b, off))
+               z3.Not(z3.And(z3.Implies(crossed == 0, start == end),
+                             z3.Implies(crossed == 1, end == (start + 1) % count))))
     return solver.check()
+
+
+def cloud_refuses(tl: Lines, start: z3.ArithRef, now: z3.ArithRef, weather: z3.ArithRef,
+                  tokens: list[z3.ArithRef], control: str | None = None) -> z3.BoolRef:
+    """road.where-the-car-is, weather.no-cooldown, the encoding: cooldown is refused in the
+    sector (``sector_model``) of the car's position now when it holds the Weather token and
+    the weather is Cloud. Controls: ``sector-at-start`` (judged where the turn started, BGA
+    bugs 102781, 103496), ``sector-one-back`` (judged one space back),
+    ``cloud-never-refuses`` (removes behaviour: the Cloud never refuses)."""
+    judged = {"sector-at-start": start, "sector-one-back": now - 1}.get(control or "", now)
+    sector = sector_model(tl, judged)
+    token = tokens[-1]
+    for k in reversed(range(len(tokens) - 1)):
+        token = z3.If(sector == k, tokens[k], token)
+    if control == "cloud-never-refuses":
+        return z3.BoolVal(False)
+    return z3.And(weather == CLOUD, token == WEATHER_TOKEN)
+
+
+def last_line_behind(tl: Lines, position: z3.ArithRef) -> z3.ArithRef:
+    """The corner (0-based) of the last corner line the car has passed to stand on
+    ``position`` (the last corner of the lap before the first line), stated from the
+    unrolled lines themselves, apart from ``sector_model``'s arithmetic on spaces."""
+    out: z3.ArithRef = z3.IntVal(max(tl.corner))
+    for at, corner in zip(tl.at, tl.corner, strict=True):  # in position order
+        out = z3.If(position > at, corner, out)
+    return out
 
 
 def prove_sector_where_the_car_is(track_id: str,
                                   control: str | None = None) -> z3.CheckSatResult:
-    """UNSAT: no car is refused cooldown where it stands outside a Cloud weather sector, nor
-    allowed it inside one, whatever the road tokens and where the turn started."""
+    """UNSAT: the encoding refuses cooldown exactly when the car, where it stands now, has
+    last passed the line of a corner whose sector holds the Weather token and the weather is
+    Cloud, whatever the road tokens and where the turn started (SAT under a control)."""
     tl = lines(track_id)
     corners = len({(a - 1) % tl.spaces + 1 for a in tl.at})
     start, now, weather = z3.Ints("start now weather")
-    tokens = z3.Array("tokens", z3.IntSort(), z3.IntSort())
-    judged = start if control == "sector-at-start" else now
-
-    def cloud_at(position: z3.ArithRef) -> z3.BoolRef:
-        return z3.And(weather == CLOUD,
-                      z3.Select(tokens, sector_model(tl, position)) == WEATHER_TOKEN)
-
-    refused = cloud_at(judged)
+    tokens = list(z3.Ints(" ".join(f"token{k}" for k in range(corners))))
+    refused = cloud_refuses(tl, start, now, weather, tokens, control)
+    corner = last_line_behind(tl, now)
+    held = z3.Or([z3.And(corner == k, tokens[k] == WEATHER_TOKEN) for k in range(corners)])
     solver = z3.Solver()
     solver.add(start > -tl.spaces, start <= tl.spaces * tl.laps, now >= start,
-               now - start <= 30, weather >= 0, weather <= 5,
-               *[z3.And(z3.Select(tokens, k) >= 0, z3.Select(tokens, k) <= 5)
-                 for k in range(corners)],
-               refused != cloud_at(now))
+               now <= tl.spaces * tl.laps, now - start <= 30, weather >= 0, weather <= 5,
+               *[z3.And(t >= 0, t <= 5) for t in tokens],
+               refused != z3.And(weather == CLOUD, held))
     return solver.check()
 
 
@@ -247,6 +286,14 @@ def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
                        f"{engine_sector(position)}")
     return out
 
+
+#: For each module proof, a control that removes behaviour (caught on at least one track).
+REMOVAL_CONTROLS: dict[str, str] = {
+    "legend-one-corner": "legend-no-stop", "legend-aggressive-stop-moot": "moot-no-stop",
+    "sector-between-lines": "one-sector", "sector-where-the-car-is": "cloud-never-refuses",
+    "garage-accelerate": "accelerate-ignores-stress", "garage-adjust": "adjust-ignored",
+    "garage-unpayable-heat": "unpaid-kept",
+}
 
 PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
     "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),

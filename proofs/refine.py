@@ -64,6 +64,7 @@ from proofs.pinning import (
     react_tuple,
     read_chance,
 )
+from proofs.refine_race import RaceRecord, check_races
 from proofs.symbols import HEAT, KINDS
 from proofs.track_graph import TrackFacts
 from proofs.turns import TRACKS, TurnRecord, features, sample_races
@@ -338,7 +339,8 @@ def refine(turns: int, seeds: Iterable[int] = itertools.count(),
     ``stop_at`` disagreements."""
     start = time.perf_counter()
     report = Report()
-    for rec in sample_races(turns, seeds, stats=report.races, rulings=rulings):
+    races: list[RaceRecord] = []
+    for rec in sample_races(turns, seeds, stats=report.races, rulings=rulings, races=races):
         report.turns += 1
         report.decisions += len(rec.decisions)
         report.coverage.update(features(rec))
@@ -346,6 +348,9 @@ def refine(turns: int, seeds: Iterable[int] = itertools.count(),
         report.disagreements += check_turn(rec, bugs)
         if stop_at is not None and len(report.disagreements) >= stop_at:
             break
+    # the races' starts and rounds (proofs.refine_race): the setup and the turn order
+    report.disagreements += [Disagreement(d.turn, d.what, d.rules, d.detail)
+                             for d in check_races(races, bugs, report.races)]
     report.seconds = time.perf_counter() - start
     return report
 
@@ -353,7 +358,22 @@ def refine(turns: int, seeds: Iterable[int] = itertools.count(),
 #: Rule IDs whose encoding the refinement check ties to the engine.
 REFINED_RULES: tuple[str, ...] = ("round.sequence", "speed.turn-total", "deck.reshuffle",
                                   "slipstream.eligible", "react.boost", "react.cooldown",
-                                  "corner.spin", "play.cluttered")
+                                  "corner.spin", "play.cluttered", "setup.deck",
+                                  "order.fixed-at-round-start")
+
+
+#: A spin in each gear (corner.spin: the Stress a spin takes depends on the gear): a run of
+#: at least ``COVERAGE_TURNS`` turns fails unless its sample checked every one of them, so
+#: that no spin count is left to the luck of the sample.
+SPIN_GEARS: tuple[str, ...] = tuple(f"spin-gear-{g}" for g in range(1, 5))
+COVERAGE_TURNS = 1000
+
+
+def missing_situations(report: Report) -> list[str]:
+    """The situations a run of ``report.turns`` turns must have checked and did not."""
+    if report.turns < COVERAGE_TURNS:
+        return []
+    return [s for s in SPIN_GEARS if not report.coverage[s]]
 
 
 def part_seeds(part: int, parts: int) -> Iterator[int]:
@@ -382,7 +402,10 @@ def describe(report: Report) -> list[str]:
                                               sorted(report.coverage.items())),
              f"  engine states: {report.races['states']} in {report.races['races']} races, "
              f"{report.races['unfinished']} races unfinished (no state without a legal "
-             "action)"]
+             "action)",
+             f"  race starts against the setup model: {report.races['starts']}; rounds "
+             f"against the round model (order, adrenaline): {report.races['rounds']}"]
+    lines += [f"  NOT CHECKED: no turn showing {s}" for s in missing_situations(report)]
     lines += [f"  DISAGREES {d}" for d in report.disagreements[:50]]
     return lines
 
@@ -422,7 +445,7 @@ def refine_main(turns: int, jobs: int, scheduler: str | None = None) -> int:
         print("\n".join(describe(total)))
         print(f"{time.perf_counter() - start:.1f}s wall")
         return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] \
-            else 0
+            or missing_situations(total) else 0
     with ProcessPoolExecutor(max_workers=parts, mp_context=context) as pool:
         futures = [pool.submit(refine_part, n, i, parts) for i, n in enumerate(shares)]
         for i, fut in enumerate(futures):
@@ -431,7 +454,8 @@ def refine_main(turns: int, jobs: int, scheduler: str | None = None) -> int:
                   file=sys.stderr, flush=True)
     print("\n".join(describe(total)))
     print(f"{time.perf_counter() - start:.1f}s wall")
-    return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] else 0
+    return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] \
+        or missing_situations(total) else 0
 
 
 def confirm_unique(rec: TurnRecord, bugs: frozenset[str] = frozenset()) -> z3.CheckSatResult:

@@ -10,8 +10,11 @@ of the proofs that name them. A control re-proves those lemmas with its bug on: 
 still hold stay premises; a lemma the bug breaks catches it (the bound's proof rests on it).
 The full run also checks 2,000 turns of sampled real races against the model
 (``proofs.refine``: the engine's outcome is the model's, the only one, and the legal
-choices agree; every race reaches its end), and replays the lasso that refutes a bound on
-the rounds of a race (``proofs.lasso``); ``--refine N`` runs the refinement alone.
+choices agree; every race reaches its end; each race start is the model's setup and each
+round's order and adrenaline the model's round, fed the engine's spots:
+``proofs.refine_race``), and replays the lasso that refutes a bound on the rounds of a race
+(``proofs.lasso``); ``--refine N`` runs the refinement alone, ``--refine N --every-ruling``
+under each alternative of the core race's rulings (``proofs.refine_rulings``).
 Exit status: 0 when every proof holds, every control is caught and no turn disagrees.
 ``--mine SITUATION --count N --out DIR`` runs the edge-case miner instead (``proofs.mining``).
 """
@@ -30,6 +33,7 @@ import z3
 
 from heatcore.framework.cliutil import Parser, positive
 from proofs.catalogue import (
+    LEMMA_OBLIGATIONS,
     PROOFS,
     Ctx,
     Proof,
@@ -39,7 +43,7 @@ from proofs.catalogue import (
     premises,
 )
 from proofs.encoding import Turn, cached_turn
-from proofs.refine import REFINED_RULES, Report, refine_main, refine_part
+from proofs.refine import REFINED_RULES, Report, missing_situations, refine_main, refine_part
 from proofs.symbols import MUTATIONS
 from proofs.track_graph import BASE_TRACKS, PROOF_RUNS, all_laps, track_facts
 
@@ -207,7 +211,8 @@ def lemmas_under_bug(proof: Proof, track: str, ctx: Ctx, bug: str) -> tuple[Ctx,
             obls = obligations(by_id(lemma), facts, frozenset({bug}),
                                Ctx(bound=ctx.speed_limit))
         else:
-            obls = obligations(by_id(lemma), facts, frozenset({bug}))
+            obls = [o for o in obligations(by_id(lemma), facts, frozenset({bug}))
+                    if o.label in LEMMA_OBLIGATIONS.get(lemma, (o.label,))]
         for o in obls:
             result, _ = check(o.assertions)
             if result != z3.unsat:
@@ -251,10 +256,14 @@ def refinement_row(reports: list[Report], turns: int, seconds: float) -> Row:
         total.merge(r)
     bad = len(total.disagreements)
     stuck = total.races["unfinished"]
-    text = (f"{total.turns} turns, {bad} disagreements; {total.races['states']} engine "
+    missing = missing_situations(total)
+    text = (f"{total.turns} turns, {bad} disagreements; {total.races['starts']} starts, "
+            f"{total.races['rounds']} rounds; {total.races['states']} engine "
             f"states, {stuck} without a way on")
+    if missing:
+        text += "; NOT CHECKED: " + ", ".join(missing)
     return Row(REFINEMENT, None, REFINED_RULES, "all", text, seconds,
-               bad == 0 and stuck == 0 and total.turns >= turns)
+               bad == 0 and stuck == 0 and total.turns >= turns and not missing)
 
 
 def termination_row() -> Row:
@@ -279,6 +288,7 @@ JOB_SECONDS: dict[str, float] = {
     "bound-spin-back": 0.75, "choices": 0.7, "totality": 0.6, "no-deadlock": 0.6,
     "movement": 0.5, "deck-integrity": 0.5, "slipstream": 0.5, "gear-shifts": 0.5,
     "heat-conservation": 0.45, "bound-heat-cost": 0.4, TERMINATION: 0.2,
+    "spin-stress": 0.6,
 }
 
 
@@ -423,7 +433,9 @@ def format_table(rows: list[Row]) -> str:
 def modules_main(tracks: list[str] | None) -> int:
     """``heatcore prove --modules``: each module proof must be unsat on every track; each
     control must be caught (sat) on at least one track (some bugs cannot show on every
-    board, e.g. a Legend that never reaches a second corner line on USA)."""
+    board, e.g. a Legend that never reaches a second corner line on USA); then every module
+    encoding is evaluated against the engine (``proofs.module_refine``), each disagreement
+    a failure naming its rules."""
     from proofs import modules
 
     chosen = tuple(t for t in (tracks or BASE_TRACKS) if "@" not in t) or BASE_TRACKS
@@ -442,6 +454,15 @@ def modules_main(tracks: list[str] | None) -> int:
         failed += not was
         print(f"{'ok  ' if was else 'FAIL'} {proof:26} control {control}: "
               f"{'caught' if was else 'never caught'}")
+    from proofs.module_refine import describe, refine_modules
+
+    found = refine_modules(chosen)  # each encoding against the engine (refinement)
+    for line in describe(found)[:20]:
+        print(f"FAIL refinement {line}")
+    if not found:
+        print(f"ok   refinement: every module encoding agrees with the engine on "
+              f"{', '.join(chosen)}")
+    failed += len(found)
     print(f"{failed} failed")
     return 1 if failed else 0
 
@@ -474,6 +495,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check N turns of sampled races against the model "
                              "(refinement); by default the full run checks "
                              f"{REFINE_TURNS}")
+    parser.add_argument("--every-ruling", action="store_true",
+                        help="with --refine N (default 2000): check N turns under each "
+                             "alternative of the core race's switchable rulings instead "
+                             "(an opt-in profile: a few minutes)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="with --refine: check the turns on the Dask cluster at ADDRESS "
                              "(tcp://host:8786), or 'local' for a LocalCluster of --jobs "
@@ -488,6 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.modules:
         return modules_main(args.track)
+    if args.every_ruling:
+        from proofs.refine_rulings import EVERY_RULING_TURNS, every_ruling_main
+
+        return every_ruling_main(args.refine or EVERY_RULING_TURNS, max(1, args.jobs))
     if args.refine is not None:
         if args.refine < 1:
             parser.error("--refine needs a positive number of turns")

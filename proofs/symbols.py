@@ -104,6 +104,21 @@ MUTATIONS: dict[str, tuple[str, str]] = {
     "draw-ignores-short-deck": ("replenish.draw",
                                 "the draw takes every card it needs from the deck, even "
                                 "when the deck holds fewer"),
+    # issue 29: the spin's Stress count, and a bug that removes behaviour for each key proof
+    "spin-stress-gear-2-two": ("corner.spin", "a spin in gear 2 takes 2 Stress"),
+    "spin-takes-no-stress": ("corner.spin", "a spin takes no Stress"),
+    "spin-stress-not-in-hand": ("corner.spin", "a spin's Stress leaves the supply but "
+                                "never reaches the hand"),
+    "cooldown-heat-lost": ("react.cooldown", "a cooled Heat leaves the hand but never "
+                           "reaches the engine"),
+    "placement-racing-line-only": ("place.racing-line-first", "a car never stops on the "
+                                   "outside spot: a space whose racing line is taken is "
+                                   "passed over"),
+    "slipstream-moves-nothing": ("slipstream.move", "a slipstream taken moves the car no "
+                                 "space"),
+    "boost-flips-nothing": ("react.boost", "a boost pays its Heat but flips no card"),
+    "spin-keeps-engine-heat": ("corner.spin", "a car that spins keeps the Heat left in its "
+                               "engine"),
 }
 
 

@@ -36,6 +36,7 @@ from heatcore.heat.engine import legal_actions
 from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings
 from heatcore.heat.setup import random_setup
 from heatcore.heat.state import Car, Phase, RaceState, Stage
+from proofs.refine_race import RaceRecord, RoundRecorder
 
 TRACKS: tuple[str, ...] = ("usa", "italia", "france", "great-britain")
 _STAGE_KIND = {Stage.REACT: "react", Stage.SLIPSTREAM: "slipstream", Stage.DISCARD: "discard"}
@@ -218,18 +219,29 @@ def race_config(seed: int) -> tuple[str, int, int, tuple[str, ...]]:
 
 
 def race_turns(seed: int, stats: Counter[str] | None = None,
-               rulings: Rulings = DEFAULT_RULINGS) -> list[TurnRecord]:
+               rulings: Rulings = DEFAULT_RULINGS,
+               races: list[RaceRecord] | None = None) -> list[TurnRecord]:
     """Every completed turn of race ``seed`` (played under ``rulings``). ``stats`` counts
     the race, its states and whether it was left unfinished (a state with no legal action
-    would stop the driver: every state of a race that ends passed the no-deadlock check)."""
+    would stop the driver: every state of a race that ends passed the no-deadlock check).
+    ``races`` collects the race's start and rounds (``proofs.refine_race``)."""
     track, cars, laps, personas = race_config(seed)
     rng = random.Random(seed)
     label = f"race {seed} ({track}, {cars} cars, {laps} laps, {'/'.join(personas)})"
     if rulings.changed:
         label += " under " + ", ".join(f"{r}={o}" for r, o in rulings.changed)
     rec = Recorder(label, laps)
-    race = play(random_setup(track, cars, rng, laps, rulings=rulings), mixed(personas), rng,
-                rec.on_step)
+    setup = random_setup(track, cars, rng, laps, rulings=rulings)
+    whole = RaceRecord(label, track, laps, setup.grid)
+    rounds = RoundRecorder(whole)
+
+    def on_step(state: RaceState, action: Action, after: RaceState,
+                events: tuple[Event, ...]) -> None:
+        rec.on_step(state, action, after, events)
+        rounds.on_step(state, action, after, events)
+    race = play(setup, mixed(personas), rng, on_step if races is not None else rec.on_step)
+    if races is not None:
+        races.append(whole)
     if stats is not None:
         stats["races"] += 1
         stats["states"] += len(race.actions) + 1
@@ -243,13 +255,14 @@ RARE = frozenset({"cluttered", "slipstream", "lapped-near", "spin", "reshuffle"}
 
 def sample_races(turns: int, seeds: Iterable[int] = itertools.count(),
                  plain: float = 0.3, stats: Counter[str] | None = None,
-                 rulings: Rulings = DEFAULT_RULINGS) -> Iterator[TurnRecord]:
+                 rulings: Rulings = DEFAULT_RULINGS,
+                 races: list[RaceRecord] | None = None) -> Iterator[TurnRecord]:
     """``turns`` completed turns of the races ``seeds`` (played under ``rulings``): every
     turn showing a rare situation (``RARE``), and a seeded share ``plain`` of the others."""
     count = 0
     for seed in seeds:
         pick = random.Random(seed + 104729)
-        for t in race_turns(seed, stats, rulings):
+        for t in race_turns(seed, stats, rulings, races):
             if count >= turns:
                 return
             if features(t) & RARE or pick.random() < plain:
@@ -265,6 +278,9 @@ def features(t: TurnRecord) -> set[str]:
     kinds = [e.kind for e in t.events]
     if "spun-out" in kinds:
         out.add("spin")
+        plan = t.decisions[0].chosen if t.decisions else None
+        if isinstance(plan, Plan):  # the gear the car spun in (corner.spin: Stress by gear)
+            out.add(f"spin-gear-{plan.gear}")
     if "cluttered" in kinds:
         out.add("cluttered")
     if "shuffled" in kinds:

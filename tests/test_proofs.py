@@ -118,6 +118,11 @@ def test_movement(suite: list[Row], request: pytest.FixtureRequest) -> None:
     check(suite, "movement", request)
 
 
+@pytest.mark.rules("corner.spin", "ruling.stress-supply", "setup.stress-supply")
+def test_spin_stress(suite: list[Row], request: pytest.FixtureRequest) -> None:
+    check(suite, "spin-stress", request)
+
+
 @pytest.mark.rules("slipstream.eligible", "slipstream.move", "slipstream.not-past-finish",
                    "slipstream.earlier-lap", "setup.board-space")
 def test_slipstream(suite: list[Row], request: pytest.FixtureRequest) -> None:

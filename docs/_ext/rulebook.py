@@ -594,6 +594,9 @@ class Generator:
         if getattr(item, "kind", "proof") != "proof":
             out += ("**Sanity check**, not counted as a proof: it restates a constraint of "
                     "the encoding rather than deriving a property from the rules.\n\n")
+        tie = getattr(item, "tie", "")
+        if tie:
+            out += f"**Engine.** {escape(tie)}\n\n"
         controls = getattr(item, "controls", ())
         if controls:
             out += ("**Negative controls** (deliberate bugs the proof must catch): " +

@@ -60,6 +60,7 @@ from heatcore.heat.oracle.choices import HAND_SIZE
 from heatcore.heat.oracle.model import Chance, ModelError, Over, RaceModel
 from heatcore.heat.oracle.modules import Weather
 from heatcore.heat.oracle.printed import printed_track
+from heatcore.heat.oracle.start import start_problems
 from heatcore.heat.setup import RaceSetup, start_race
 from heatcore.heat.state import Phase, RaceState
 from heatcore.heat.track import Track, track_ids
@@ -300,8 +301,14 @@ class RaceChecker:
     steps: int = 0
     situations: Counter[str] = field(default_factory=Counter)
 
-    def start(self, state: RaceState, events: tuple[Event, ...] = ()) -> None:
-        """The race's first state (round 1 planning)."""
+    def start(self, state: RaceState, events: tuple[Event, ...] = (),
+              setup: RaceSetup | None = None) -> None:
+        """The race's first state (round 1 planning), checked against the printed setup
+        (:mod:`heatcore.heat.oracle.start`; with ``setup``, also each car's grid spot and deck)."""
+        problems = start_problems(state, setup.grid if setup is not None else None,
+                                  setup.decks if setup is not None else None)
+        if problems:
+            raise RuleViolation(problems[0].rules, problems[0].detail)
         head = 0  # Legends at the head of the order do not plan (legend.turn-order)
         while head < len(state.order) and state.is_legend(state.order[head]):
             head += 1
@@ -391,7 +398,7 @@ def check_race(setup: RaceSetup, policy: Policy, rng: random.Random,
 
     checker = checker if checker is not None else RaceChecker()
     state, events = start_race(setup)
-    checker.start(state, events)
+    checker.start(state, events, setup)
     actions: list[Action] = []
     while not state.is_over() and len(actions) < max_actions:
         action = (random_shuffle(state, rng) if state.is_chance()
@@ -414,7 +421,7 @@ def check_fast_race(setup: RaceSetup, policy: Policy, rng: random.Random,
     state, _ = start_race(setup)
     race = FastRace(state)
     checker = RaceChecker(legal=lambda s: FastRace(s).legal_actions())
-    checker.start(state)
+    checker.start(state, (), setup)
     for _ in range(max_actions):
         if race.is_over():
             break
@@ -432,7 +439,7 @@ def replay_checked(setup: RaceSetup, actions: list[Action]) -> RaceChecker:
     """Replay an action log through the checker (for printing minimal repros)."""
     checker = RaceChecker()
     state, events = start_race(setup)
-    checker.start(state, events)
+    checker.start(state, events, setup)
     for action in actions:
         after, evs = apply(state, action)
         checker.step(state, action, after, evs)
