@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from heatcore import __version__
+from heatcore import __version__, interrupt
 from heatcore.batch import ENGINES
 from heatcore.cliutil import (
     BAD_INPUT,
@@ -21,7 +21,7 @@ from heatcore.cliutil import (
     Parser,
     positive,
     seed,
-    writable_dir,
+    writable_file,
 )
 from heatcore.cluster import BackendError
 from heatcore.driver import play
@@ -154,12 +154,13 @@ def run_race(args: argparse.Namespace) -> int:
     if args.game != "heat":
         return run_race_other(args)
     try:
-        args.track = track(args.track or first_track())
+        args.track = track(first_track() if args.track is None else args.track)
     except argparse.ArgumentTypeError as error:
         raise CommandError(str(error)) from None
     _check_module_options(args)
     if args.count > 1:
         return run_race_batch(args)
+    _check_outputs(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
                          args.legends, args.aggressive, rulings=_rulings(args),
@@ -178,6 +179,13 @@ def run_race(args: argparse.Namespace) -> int:
         write_atomic(Path(args.html), race_html(race))
         print(f"Race page written to {args.html}")
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """``--json`` and ``--html`` as files that can be written, before the race is played."""
+    for option, given in (("--json", args.json), ("--html", args.html)):
+        if given:
+            writable_file(given, option)
 
 
 def _check_module_options(args: argparse.Namespace) -> None:
@@ -223,7 +231,7 @@ def run_race_batch(args: argparse.Namespace) -> int:
     if args.html:
         raise CommandError("--html draws one race; it cannot be used with --count")
     if args.json:
-        writable_dir(Path(args.json).resolve().parent)
+        writable_file(args.json, "--json")
     rulings = _rulings(args)
     # the first race's setup, checked before any work (one line naming the rule if wrong)
     start_race(random_setup(args.track, args.players, random.Random(args.seed), args.laps,
@@ -372,7 +380,11 @@ def run(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``heatcore`` command: a bad input ends in one line on stderr
     and exit status 2, never a traceback."""
-    argv = sys.argv[1:] if argv is None else argv
+    command = "heatcore"
+    if argv is None:  # the real command line: Ctrl-C ends it even inside a long C call
+        argv = sys.argv[1:]
+        command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else command
+        interrupt.watch(command)
     command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else "heatcore"
     try:
         return run(argv)
@@ -381,11 +393,16 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as error:
         print(f"{command}: {error}", file=sys.stderr)
     except KeyboardInterrupt:
-        print(f"{command}: interrupted", file=sys.stderr)
+        interrupt.report(command)
         return 130
     except BrokenPipeError:  # the reader went away (`heatcore race | head`)
         sys.stderr.close()
         return 0
+    except Exception:
+        if not interrupt.received.is_set():
+            raise
+        interrupt.report(command)  # an error the interrupt caused (inside a C call)
+        return 130
     return BAD_INPUT
 
 

@@ -11,7 +11,7 @@ from heatcore.championship.data import seasons
 from heatcore.championship.log import replay_championship, save_championship
 from heatcore.championship.report import championship_lines
 from heatcore.championship.season import play_championship
-from heatcore.cliutil import BAD_INPUT, CommandError, Parser, seed, writable_dir
+from heatcore.cliutil import BAD_INPUT, CommandError, Parser, seed, writable_file
 from heatcore.errors import MalformedInput, RulesError
 from heatcore.racelog import read_json
 from heatcore.terminal import write_text
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"no season {args.season} (seasons: "
                            f"{', '.join(str(y) for y in seasons())})")
     if args.log:
-        writable_dir(Path(args.log).resolve().parent)
+        writable_file(args.log, "--log")
     champ = play_championship(args.season, args.players, args.seed, weather=args.weather)
     write_text("\n".join(championship_lines(champ)) + "\n")
     if args.log:

@@ -218,7 +218,10 @@ def main(argv: list[str]) -> int:
         if not cases:
             raise CommandError(f"no fixture cases in {folder}")
     if args.action == "generate":
+        from heatcore.cliutil import writable_dir
         from heatcore.conformance.heat_cases import CASE_STAGES
+
+        writable_dir(folder)  # before the minutes of generating, not after
 
         with progress(len(CASE_STAGES), "fixtures") as tick:
             def stage(name: str) -> None:

@@ -7,7 +7,7 @@ import random
 import sys
 from pathlib import Path
 
-from heatcore.cliutil import CommandError
+from heatcore.cliutil import CommandError, writable_file
 from heatcore.cluster import BackendError
 from heatcore.files import write_atomic
 from heatcore.rallyman.batch import measure
@@ -59,6 +59,8 @@ def race(args: argparse.Namespace) -> int:
         return 2
     if args.count > 1:
         return _batch(args, track)
+    if args.json:
+        writable_file(args.json, "--json")  # before the race, not after
     rng = random.Random(args.seed)
     setup = random_setup(track, args.players, rng, args.laps)
     policy = POLICIES["random" if args.policy == "random" else "sensible"]
