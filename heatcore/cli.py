@@ -206,7 +206,7 @@ def run_race_other(args: argparse.Namespace) -> int:
 
     heat_only = {"--modules": args.modules, "--legends": args.legends,
                  "--aggressive": args.aggressive, "--draft": args.draft,
-                 "--ruling": args.ruling, "--html": args.html}
+                 "--ruling": args.ruling}
     for option, given in heat_only.items():
         if given:
             raise CommandError(f"{option} is an option of heat races, not of {args.game}")
@@ -291,7 +291,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if isinstance(data, dict) and str(data.get("format", "")).startswith("heatcore.rallyman-gt."):
         from heatcore.rallyman import racelog, report
 
-        write_text(report.play_by_play(racelog.load_race(path)))
+        rgt = racelog.load_race_data(data, str(path))  # checks the result as it replays
+        write_text(report.play_by_play(rgt, legend=args.legend))
+        print(f"log verified: same result ({len(rgt.actions)} actions, "
+              f"{rgt.final.round} rounds)")
         return 0
     if is_championship_log(data):
         from heatcore.championship.report import championship_lines

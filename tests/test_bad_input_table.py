@@ -120,7 +120,7 @@ CLI_CASES: list[tuple[str, str]] = [
     ("race --game rallyman-gt --policy cautious", "cautious"),
     ("race --game rallyman-gt --count 2 --json x.json", "--json"),
     ("race --game rallyman-gt --json {underfile}", "cannot write"),
-    ("race --game rallyman-gt --html {underfile}", "html"),
+    ("race --game rallyman-gt --html {underfile}", "cannot write"),
     ("race --game rallyman-gt --ruling a=b", "--ruling"),
     ("race --game rallyman-gt --count 2 --html x.html", "--html"),
     ("race --unknown", "--unknown"),
