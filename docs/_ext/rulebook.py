@@ -355,6 +355,13 @@ def _cell(text: str) -> str:
     return out
 
 
+def _first_line(doc: str | None) -> str:
+    """The first sentence of a docstring, on one line."""
+    text = " ".join((doc or "").strip().split("\n\n", 1)[0].split())
+    end = text.find(". ")
+    return text if end < 0 else text[:end + 1]
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (keeps incremental builds fast)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -484,14 +491,37 @@ class Generator:
             out.append(_resolve(extra)())
         return "".join(out)
 
-    def rulings_page(self) -> str:
-        """Every ruling: question, decision, reasoning, alternatives."""
+    def rulings_pages(self) -> dict[str, str]:
+        """Every ruling (question, decision, reasoning, alternatives), one page per chapter
+        of the rule it refines (``rulings/<chapter>.rst``, in rulebook order), and the index
+        ``rulings.rst`` that lists them."""
         rulings = [e for e in self.rs.entries.values() if e.kind != "rule"]
+        chapters = {c.id: c for c in self.rs.chapters}
+        by_chapter: dict[str, list[Any]] = {}
+        for ruling in rulings:
+            refined = ruling.refines if isinstance(ruling.refines, (list, tuple)) \
+                else [ruling.refines]
+            home = next((self.rs.entries[r].chapter for r in refined
+                         if r in self.rs.entries and self.rs.entries[r].chapter in chapters),
+                        "general")
+            by_chapter.setdefault(home, []).append(ruling)
+        order = [c.id for c in self.rs.chapters if c.id in by_chapter]
+        order += [k for k in by_chapter if k not in order]
         out = [".. _rulebook-rulings:\n\n", title("Rulings", "="),
                "Points the sources leave open, what we decided, why, and what we did not "
-               "choose.\n\n"]
-        out += [self.entry(r.id, "-") for r in rulings]
-        return "".join(out)
+               "choose: one page per chapter of the rules they refine.\n\n",
+               ".. toctree::\n   :hidden:\n\n",
+               *[f"   rulings/{k}\n" for k in order], "\n"]
+        pages = {}
+        for key in order:
+            heading = chapters[key].title if key in chapters else "General"
+            out.append(f"* :doc:`{escape(heading)} <rulings/{key}>`: "
+                       + ", ".join(f":rulebook:rule:`{r.id}`" for r in by_chapter[key]) + "\n")
+            pages[f"rulings/{key}.rst"] = "".join(
+                [title(f"Rulings: {heading}", "="),
+                 *[self.entry(r.id, "-") for r in by_chapter[key]]])
+        pages["rulings.rst"] = "".join(out)
+        return pages
 
     def sources_page(self) -> str:
         """The source documents: what each is, how far it is trusted, its sections in the
@@ -654,42 +684,56 @@ class Generator:
         return (f"The text of ``{rel}``, included when the site was built:\n\n"
                 f".. literalinclude:: {self.src(path)}\n   :language: {language}\n\n")
 
-    def api_page(self, package: str) -> str:
-        """Autodoc of every module of ``package``, found when the site is built."""
+    def api_pages(self, package: str) -> dict[str, str]:
+        """The API reference split by package: ``api/index.rst`` lists the groups of
+        ``rulebook_api_groups`` (each a title, a sentence and module-name prefixes; the first
+        group whose prefix a module has takes it; the modules no group names come last, by
+        package) and links one page per module, ``api/<module>.rst``, autodoc'd from its
+        docstrings."""
         pkg = importlib.import_module(package)
         skip = tuple(self.app.config.rulebook_api_skip)
         names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, f"{package}.")
                        if not m.name.rsplit(".", 1)[-1].startswith("_")
                        and not m.name.startswith(skip))
-        public = [f"{package}.{m}" for m in self.app.config.rulebook_api_public]
-        public = [m for m in public if m in names or importlib.util.find_spec(m)]
-        internal = [m for m in names if m not in public
-                    and not any(m.startswith(p + ".") for p in public)]
+        groups: list[tuple[str, str, list[str]]] = []
+        taken: set[str] = set()
+        for heading, about, prefixes in self.app.config.rulebook_api_groups:
+            members = [n for n in names if n not in taken and any(
+                n == p or n.startswith(p + ".") for p in prefixes)]
+            # the order of the prefixes, then by name
+            members.sort(key=lambda n: (next(i for i, p in enumerate(prefixes)
+                                             if n == p or n.startswith(p + ".")), n))
+            taken.update(members)
+            if members:
+                groups.append((heading, about, members))
+        rest = [n for n in names if n not in taken]
+        for parent in sorted({n.rsplit(".", 1)[0] if n.count(".") > 1 else package
+                              for n in rest}):
+            members = [n for n in rest
+                       if (n.rsplit(".", 1)[0] if n.count(".") > 1 else package) == parent]
+            groups.append((f"Other modules of {parent}", "", members))
+        summary = {n: _first_line(importlib.import_module(n).__doc__) for n in names}
         out = [".. _rulebook-api:\n\n", title("API reference", "="),
-               f"Every module of ``{package}``, documented from its docstrings; the "
-               "``[source]`` links show the highlighted code. The public API comes first: "
-               "the modules a program that plays, checks or draws races needs. The internals "
-               "follow, grouped by package.\n\n",
-               f".. automodule:: {package}\n   :no-members:\n\n"]
-        if public:
-            out.append(".. _rulebook-api-public:\n\n" + title("Public API", "=", over=True))
-            for name in public:
-                out.append(title(name, "-") + f".. automodule:: {name}\n\n")
-                out += [title(sub, "~") + f".. automodule:: {sub}\n\n" for sub in names
-                        if sub.startswith(name + ".")]
-        out.append(".. _rulebook-api-internals:\n\n" + title("Internals", "=", over=True))
-        group = None
-        for name in internal:
-            parent = name.rsplit(".", 1)[0] if name.count(".") > 1 else package
-            if parent != group:
-                group = parent
-                out.append(title(f"{group} modules", "-"))
-            out.append(title(name, "~") + f".. automodule:: {name}\n\n")
-        return "".join(out)
+               f"Every module of ``{package}``, one page each, documented from its "
+               "docstrings (the ``[source]`` links show the highlighted code), grouped by "
+               f"what it is for.\n\n.. automodule:: {package}\n   :no-members:\n\n"]
+        pages = {}
+        for heading, about, members in groups:
+            out.append(title(heading, "-") + (escape(about) + "\n\n" if about else ""))
+            out.append(".. toctree::\n   :hidden:\n\n"
+                       + "".join(f"   {n}\n" for n in members) + "\n")
+            out += [f"* :doc:`{n} <{n}>`" + (f": {escape(summary[n])}" if summary[n] else "")
+                    + "\n" for n in members]
+            out.append("\n")
+            for name in members:
+                pages[f"api/{name}.rst"] = (f".. _rulebook-api-{name}:\n\n" + title(name, "=")
+                                            + f".. automodule:: {name}\n\n")
+        pages["api/index.rst"] = "".join(out)
+        return pages
 
     def write(self) -> None:
         """Write every generated page."""
-        pages = {"rules/index.rst": self.rules_index(), "rulings.rst": self.rulings_page(),
+        pages = {"rules/index.rst": self.rules_index(), **self.rulings_pages(),
                  "matrix.rst": self.matrix_page()}
         if self.app.config.rulebook_sources:
             pages["sources.rst"] = self.sources_page()
@@ -701,7 +745,7 @@ class Generator:
             pages[f"include/{name}.rst"] = self.include_page(rel)
         package = self.app.config.rulebook_api_package
         if package:
-            pages["api.rst"] = self.api_page(package)
+            pages.update(self.api_pages(package))
         for rel, text in pages.items():
             write_if_changed(self.out / rel, text)
         keep = set(self.app.config.rulebook_keep)
@@ -946,6 +990,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_engines", {}, "env")
     # modules of the API package listed first, as its public API
     app.add_config_value("rulebook_api_public", [], "env")
+    app.add_config_value("rulebook_api_groups", [], "env")
     app.add_domain(RuleDomain)
     app.add_node(pinned_examples)
     app.connect("doctree-resolved", fill_pinned_examples)

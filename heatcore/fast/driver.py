@@ -34,7 +34,7 @@ class FastRaceResult:
 
 def below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n`` >= 1: the same number, and the same draws from ``rng``
-    (for a plain ``random.Random``, :func:`_bits_below` of its ``getrandbits``; any other
+    (for a plain ``random.Random``, ``_bits_below`` of its ``getrandbits``; any other
     generator is asked ``randrange``: the tests compare the races with the reference
     driver's, which calls ``randrange`` and ``shuffle``)."""
     if type(rng) is not PLAIN_RANDOM:
