@@ -30,6 +30,7 @@ extensions = [
 ]
 
 html_theme = "furo"
+html_split_index = True  # the general index one page per letter (one page was 26,000 px)
 html_title = "heatcore: the executable rulebook of Heat"
 html_static_path = ["_static"]
 html_css_files = ["rulebook.css"]

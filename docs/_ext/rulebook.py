@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import pkgutil
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -362,6 +363,14 @@ def _first_line(doc: str | None) -> str:
     return text if end < 0 else text[:end + 1]
 
 
+#: About the most lines of an included file on one page (a long file is split).
+INCLUDE_LINES = 500
+
+#: The most places of one kind on one coverage page (a test shows its code; a fixture a
+#: line of text).
+PER_PAGE = {"test": 20, "fixture": 60, "proof": 1000}
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (keeps incremental builds fast)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -628,6 +637,59 @@ class Generator:
                     ", ".join(f"``{c}``" for c in controls) + "\n\n")
         return out
 
+    def coverage_pages(self, kind: str) -> dict[str, str]:
+        """:meth:`coverage_page`, split: ``coverage/<kind>s.rst`` lists the files, and each
+        file's places are on ``coverage/<kind>s/<file>[-<part>].rst`` pages of at most
+        :data:`PER_PAGE` places (the proof catalogue stays one page)."""
+        places = self.cov.places.get(kind, [])
+        if kind == "proof" or not places:
+            return {f"coverage/{kind}s.rst": self.coverage_page(kind)}
+        heading = {"test": "Tests", "fixture": "Fixtures"}[kind]
+        folder = {"test": self.app.config.rulebook_tests,
+                  "fixture": ", ".join(_names(self.app.config.rulebook_fixtures))}[kind]
+        head = (title(f"{heading} by rule", "=") + f"Every place in ``{folder}/`` that names "
+                "a rule ID, found when the site was built.")
+        by_file: dict[str, list[Hit]] = {}
+        for hit in sorted(places, key=lambda h: (h.path, h.line, h.name)):
+            by_file.setdefault(hit.path, []).append(hit)
+        pages: dict[str, str] = {}
+        index = [head + "\n\n", "One page per file (long files in parts); the number of "
+                 "places in each.\n\n", ".. toctree::\n   :hidden:\n\n"]
+        links: list[str] = []
+        size = PER_PAGE[kind]
+        names: dict[Hit, list[str]] = {}
+        for rule_id, rule_hits in self.cov.hits.items():
+            for hit in rule_hits:
+                if hit.kind == kind:
+                    names.setdefault(hit, []).append(rule_id)
+        for path, hits in by_file.items():
+            slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", path).strip("-")
+            parts = [hits[k:k + size] for k in range(0, len(hits), size)]
+            for number, part in enumerate(parts, start=1):
+                name = slug if len(parts) == 1 else f"{slug}-{number}"
+                label = path if len(parts) == 1 else f"{path} ({number} of {len(parts)})"
+                index.append(f"   {kind}s/{name}\n")
+                links.append(f"* :doc:`{escape(label)} <{kind}s/{name}>`: {len(part)}\n")
+                pages[f"coverage/{kind}s/{name}.rst"] = title(label, "=") + "".join(
+                    self.place_rst(kind, hit, names.get(hit, [])) for hit in part)
+        pages[f"coverage/{kind}s.rst"] = "".join([*index, "\n", *links])
+        return pages
+
+    def place_rst(self, kind: str, hit: Hit, names: list[str]) -> str:
+        """One scanned place: its label, title, the rule IDs it ``names``, and its code or
+        description."""
+        out = [f".. _{hit.label}:\n\n", f".. rubric:: {escape(hit.title)}\n\n",
+               "Names: " + ", ".join(f":rulebook:rule:`{r}`" for r in names) + "\n\n"]
+        if kind != "fixture" and hit.name:
+            out.append(f".. literalinclude:: {self.src(self.root / hit.path)}\n"
+                       f"   :pyobject: {hit.name}\n   :language: python\n\n")
+        elif kind == "fixture":
+            case = next((c for n, c in self.cases.get(hit.path, []) if n == hit.name), {})
+            text = case.get("description") or case.get("title") or ""
+            if text:
+                out.append(escape(str(text)) + "\n\n")
+        return "".join(out)
+
     def coverage_page(self, kind: str) -> str:
         """Every scanned place of one kind, with the rule IDs it names and its source."""
         heading = {"test": "Tests", "proof": "Proofs", "fixture": "Fixtures"}[kind]
@@ -674,6 +736,43 @@ class Generator:
                 if text:
                     out.append(escape(str(text)) + "\n\n")
         return "".join(out)
+
+    def include_pages(self, name: str, rel: str) -> dict[str, str]:
+        """:meth:`include_page`, split for a long file: ``include/<name>.rst`` shows its
+        first :data:`INCLUDE_LINES` lines or so and links the rest, ``include/<name>-<k>.rst``,
+        each cut at a Markdown heading (``##`` or ``###``) where one is near enough."""
+        path = self.root / rel
+        if not path.is_file():
+            return {f"include/{name}.rst": title(rel, "=") + self.include_page(rel)}
+        lines = path.read_text(encoding="utf-8").splitlines()
+        heads = [i for i, line in enumerate(lines) if line.startswith(("## ", "### "))]
+        cuts, start = [], 0
+        while len(lines) - start > INCLUDE_LINES:
+            near = [h for h in heads if start < h <= start + INCLUDE_LINES]
+            start = near[-1] if near else start + INCLUDE_LINES
+            cuts.append(start)
+        bounds = list(zip([0, *cuts], [*cuts, len(lines)], strict=True))
+        if len(bounds) == 1:
+            return {f"include/{name}.rst": title(rel, "=") + self.include_page(rel)}
+        language = {".md": "markdown", ".json": "json", ".py": "python"}.get(path.suffix, "text")
+
+        def part(a: int, b: int) -> str:
+            return (f".. literalinclude:: {self.src(path)}\n   :language: {language}\n"
+                    f"   :lines: {a + 1}-{b}\n\n")
+
+        names = [name, *(f"{name}-{k}" for k in range(2, len(bounds) + 1))]
+        first = (title(f"{rel}, part 1 of {len(bounds)}", "=")
+                 + f"The text of ``{rel}``, included when the site was built, in "
+                 f"{len(bounds)} parts; this is lines 1-{bounds[0][1]}. The rest: "
+                 + ", ".join(f":doc:`lines {a + 1}-{b} <{n}>`"
+                             for n, (a, b) in zip(names[1:], bounds[1:], strict=True))
+                 + ".\n\n.. toctree::\n   :hidden:\n\n"
+                 + "".join(f"   {n}\n" for n in names[1:]) + "\n" + part(*bounds[0]))
+        pages = {f"include/{name}.rst": first}
+        for k, (n, (a, b)) in enumerate(zip(names[1:], bounds[1:], strict=True), start=2):
+            pages[f"include/{n}.rst"] = (title(f"{rel}, part {k} of {len(bounds)}", "=")
+                                         + f"Lines {a + 1}-{b} of ``{rel}``.\n\n" + part(a, b))
+        return pages
 
     def include_page(self, rel: str) -> str:
         """A repository text file shown verbatim, or a note that it does not exist yet."""
@@ -740,9 +839,9 @@ class Generator:
         for chapter in self.rs.chapters:
             pages[f"rules/{chapter.id}.rst"] = self.chapter_page(chapter)
         for kind in self.KINDS:
-            pages[f"coverage/{kind}s.rst"] = self.coverage_page(kind)
+            pages.update(self.coverage_pages(kind))
         for name, rel in self.app.config.rulebook_includes.items():
-            pages[f"include/{name}.rst"] = self.include_page(rel)
+            pages.update(self.include_pages(name, rel))
         package = self.app.config.rulebook_api_package
         if package:
             pages.update(self.api_pages(package))
