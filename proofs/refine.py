@@ -433,7 +433,6 @@ def refine_main(turns: int, jobs: int, scheduler: str | None = None) -> int:
     """``heatcore prove --refine N``: check N turns on ``jobs`` workers (a process pool, or
     a Dask cluster at ``scheduler``); print the report."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     parts = max(1, min(jobs, len(TRACKS)))
     shares = [turns // parts + (1 if i < turns % parts else 0) for i in range(parts)]
@@ -446,7 +445,9 @@ def refine_main(turns: int, jobs: int, scheduler: str | None = None) -> int:
         print(f"{time.perf_counter() - start:.1f}s wall")
         return 1 if total.disagreements or total.turns < turns or total.races["unfinished"] \
             or missing_situations(total) else 0
-    with ProcessPoolExecutor(max_workers=parts, mp_context=context) as pool:
+    from heatcore.framework.interrupt import worker_pool
+
+    with worker_pool(max_workers=parts, mp_context=context) as pool:
         futures = [pool.submit(refine_part, n, i, parts) for i, n in enumerate(shares)]
         for i, fut in enumerate(futures):
             total.merge(fut.result())

@@ -24,14 +24,17 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
+from argparse import Namespace
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import z3
 
-from heatcore.framework.cliutil import Parser, positive
+from heatcore.framework.cliutil import CommandError, Parser, positive, writable_dir
+from heatcore.framework.interrupt import worker_pool
 from proofs.catalogue import (
     LEMMA_OBLIGATIONS,
     PROOFS,
@@ -331,7 +334,7 @@ def run_all(tracks: list[str], proof_ids: list[str], jobs: int,
     reports: dict[int, Report] = {}
     ends: list[Row] = []  # the refinement and termination rows
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with worker_pool(max_workers=jobs, mp_context=context) as pool:
         started = time.perf_counter()
         running: dict[Future[Any], Job] = {}
 
@@ -467,6 +470,18 @@ def modules_main(tracks: list[str] | None) -> int:
     return 1 if failed else 0
 
 
+def _check_mine_options(args: Namespace) -> None:
+    """``--count`` and ``--out`` belong to ``--mine``; its folder is checked before mining
+    (CommandError, one line, otherwise). Fills in their defaults."""
+    for option, given in (("--count", args.count), ("--out", args.out)):
+        if given is not None and not args.mine:
+            raise CommandError(f"{option} applies to mined witnesses: add --mine SITUATION")
+    args.count = 5 if args.count is None else args.count
+    args.out = "mined" if args.out is None else args.out
+    if args.mine:
+        writable_dir(Path(args.out))
+
+
 def main(argv: list[str] | None = None) -> int:
     """``heatcore prove``: run the proofs and controls; non-zero exit on any failure."""
     from proofs.miner import SITUATIONS
@@ -507,10 +522,13 @@ def main(argv: list[str] | None = None) -> int:
                         choices=["all", *(s.id for s in SITUATIONS), *MINERS,
                                  *IMPOSSIBLE],
                         help="mine witnesses of a situation ('all' for every one) instead")
-    parser.add_argument("--count", type=positive, default=5, help="witnesses per situation")
-    parser.add_argument("--out", metavar="DIR", default="mined",
-                        help="folder for the witness fixtures")
+    parser.add_argument("--count", type=positive, default=None,
+                        help="with --mine: witnesses per situation (default: 5)")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="with --mine: folder for the witness fixtures (default: mined)")
     args = parser.parse_args(argv)
+    _check_mine_options(args)
+    z3.set_param("ctrl_c", False)  # Ctrl-C is the command's to handle, not a query's answer
     if args.modules:
         return modules_main(args.track)
     if args.every_ruling:

@@ -151,19 +151,27 @@ def test_a_changed_rule_text_breaks_the_build_until_its_pin_is_updated(
 
 
 def test_the_home_page_reads_as_described(builds: dict[str, Build]) -> None:
-    """What Heat is, the two install commands, a pasteable example (run by the doctest
-    build), a sample race with its legend, a race picture, and the three uses."""
+    """What Heat is, the venv and the two install commands, the three user journeys, a
+    pasteable example (run by the doctest build), a race picture; the sample race with its
+    legend is one click away (getting started), and the site's contents are in the sidebar,
+    not a list of links on the page."""
     run = builds["html"].wait()
     assert run.code == 0, run.log
     import html
 
     page = (run.out / "index.html").read_text(encoding="utf-8")
     text = html.unescape(re.sub(r"<[^>]+>", "", page))
-    for words in ("racing board game", "python3 -m pip install -e .",
+    for words in ("racing board game", "python3 -m venv v", "python3 -m pip install -e .",
                   "python3 -m pip install -e '.[test]'", ">>> import random",
-                  ">>> from heatcore import apply, legal_actions", "How to read it",
-                  "FINISHED #3: P", "Final ranking"):
+                  ">>> from heatcore import apply, legal_actions", "Verify another engine",
+                  "Generate edge-case fixtures", "Read the rulebook"):
         assert words in text, words
+    wrappers = re.findall(r'<div class="toctree-wrapper[^"]*">(.*?)</div>', page, re.DOTALL)
+    assert not any(w.strip() for w in wrappers)  # the contents live in the sidebar only
+    started = (run.out / "guides" / "getting-started.html").read_text(encoding="utf-8")
+    started = html.unescape(re.sub(r"<[^>]+>", "", started))
+    for words in ("How to read it", "FINISHED #3: P", "Final ranking"):
+        assert words in started, words
     for link in ("race.svg", "guides/verifying.html", "guides/fixtures.html",
                  "generated/rules/index.html", "generated/race/index.html"):
         assert link in page, link
@@ -203,11 +211,16 @@ def test_the_sources_page_and_the_split_api_page(builds: dict[str, Build]) -> No
         assert f"Document {number}" in sources
         for english in doc["sections"].values():
             assert english in sources, english
-    api = (run.out / "generated" / "api.html").read_text(encoding="utf-8")
-    public, internals = api.index('id="public-api"'), api.index('id="internals"')
-    assert public < api.index('id="module-heatcore.heat.engine"') < internals
-    assert public < api.index('id="module-heatcore.tools.heat.svg"') < internals
-    assert api.index('id="module-heatcore.heat.cleanup"') > internals
+    api = (run.out / "generated" / "api" / "index.html").read_text(encoding="utf-8")
+    playing, tools = api.index('id="playing-a-race"'), api.index('id="tools-command-line')
+    assert api.index('href="heatcore.heat.engine.html"', playing) < tools  # (the sidebar and
+    assert api.index('href="heatcore.tools.heat.svg.html"', tools) > tools  # the head link
+    # them too)
+    engine = (run.out / "generated" / "api" / "heatcore.heat.engine.html").read_text("utf-8")
+    assert 'id="module-heatcore.heat.engine"' in engine
+    assert 'id="heatcore.heat.engine.apply"' in engine  # one page per module, autodoc'd
+    rulings = (run.out / "generated" / "rulings.html").read_text(encoding="utf-8")
+    assert 'href="rulings/corner.html"' in rulings  # one page per chapter the rulings refine
 
 
 def test_the_sites_race_page_steps_in_a_browser(builds: dict[str, Build]) -> None:

@@ -19,9 +19,11 @@ def test_race_prints_a_play_by_play_and_writes_a_log_that_replays(
     assert main(argv) == 0
     first = capsys.readouterr().out
     assert first.startswith("Rallyman GT on Proving ground") and "Race over:" in first
-    assert main(["replay", str(log)]) == 0
+    assert "How to read it:" in first and "standings after round 1:" in first
+    assert main(["replay", str(log), "--legend"]) == 0
     again = capsys.readouterr().out
-    assert again.splitlines()[:-1] == first.splitlines()[:-2]  # minus the "log written" line
+    assert again.splitlines()[:-1] == first.splitlines()[:-1]  # minus the last lines:
+    assert again.splitlines()[-1].startswith("log verified: same result (")  # the verdict
 
 
 @pytest.mark.parametrize("argv", [
@@ -42,7 +44,6 @@ def test_bad_arguments_give_one_line_and_exit_2(argv: list[str],
 @pytest.mark.parametrize("extra, words", [
     (["--modules", "weather"], "--modules is an option of heat races"),
     (["--ruling", "cluttered-gear=free-shifts-only"], "--ruling is an option of heat races"),
-    (["--html", "race.html"], "--html is an option of heat races"),
     (["--policy", "clutter"], "drivers are greedy or random, not 'clutter'"),
     (["--policy", "greedy,random"], "not 'greedy,random'"),
 ])

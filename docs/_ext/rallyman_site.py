@@ -95,24 +95,32 @@ def race_page(root: Path) -> str:
 
     race = random_race("proving-ground", 2, seed=11, laps=1)
     del root
-    text = play_by_play(race)
+    text = play_by_play(race, legend=False)
     body = "\n".join("   " + line for line in text.splitlines())
     return "\n".join([
         "A short annotated race", "======================", "",
-        "Two GT6 cars, one lap of the proving ground, dry weather, played by "
-        "``heatcore race --game rallyman-gt --track proving-ground --players 2 --seed 11 "
-        "--laps 1`` (the sensible policy; every die roll and damage draw is a chance outcome "
-        "drawn from the seed). How to read it:", "",
+        "Play one, write its log and its race page, and replay the log::", "",
+        "   heatcore race --game rallyman-gt --track proving-ground --players 2 --seed 11 "
+        "--laps 1 --json race.json --html race.html",
+        "   heatcore replay race.json      # the same text, then: log verified: same result",
+        "",
+        "``--no-legend`` leaves out the legend; ``--count N`` plays N races and prints their "
+        "speed. The race below is that command's (two GT6 cars, one lap of the proving "
+        "ground, dry weather; the sensible policy; every die roll and damage draw is a "
+        "chance outcome drawn from the seed). How to read it:", "",
         "* Each round opens with its turn order: highest gear first, then the car ahead, then "
         "the inside lane of the next corner (:rulebook:rule:`rgt.order.speed`).",
-        "* ``lays G3>T2.L2.2`` puts the gear-3 die on space T2.L2.2; a plan is laid die by die "
-        "(:rulebook:rule:`rgt.turn.sequence`), then rolled one die at a time or flat out "
-        "(:rulebook:rule:`rgt.roll.one-by-one`, :rulebook:rule:`rgt.roll.flat-out`).",
-        "* ``dice -!`` lists each die's face: ``!`` a warning symbol. Three warnings in a turn "
-        "lose control (:rulebook:rule:`rgt.loc.trigger`); the rolled dice may then be re-laid "
-        "(:rulebook:rule:`rgt.loc.relay`).",
+        "* ``lays G1 G2 C`` names the dice laid on the spaces ahead, die by die "
+        "(:rulebook:rule:`rgt.turn.sequence`), then how they were rolled: one die at a time "
+        "or flat out (:rulebook:rule:`rgt.roll.one-by-one`, :rulebook:rule:`rgt.roll.flat-out`).",
+        "* ``dice - !- -`` lists each die's faces (a gear die and its brake or boost dice "
+        "together): ``!`` a warning symbol. Three warnings in a turn, or a gear above a "
+        "corner's limit, lose control (:rulebook:rule:`rgt.loc.trigger`), and the line says "
+        "which; the rolled dice may then be re-laid (:rulebook:rule:`rgt.loc.relay`).",
+        "* Places are written out: ``tile 2, lanes 1-2, space 3 (corner 3)`` is the space "
+        "``T2.L12.3`` of the logs and the protocol, a corner of limit 3.",
         "* ``ends in gear 4`` is the gear marker put down in the next round's colour "
-        "(:rulebook:rule:`rgt.end.marker`).", "",
+        "(:rulebook:rule:`rgt.end.marker`); the standings follow each round.", "",
         "::", "", body, ""])
 
 

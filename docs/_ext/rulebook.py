@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import pkgutil
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -355,6 +356,21 @@ def _cell(text: str) -> str:
     return out
 
 
+def _first_line(doc: str | None) -> str:
+    """The first sentence of a docstring, on one line."""
+    text = " ".join((doc or "").strip().split("\n\n", 1)[0].split())
+    end = text.find(". ")
+    return text if end < 0 else text[:end + 1]
+
+
+#: About the most lines of an included file on one page (a long file is split).
+INCLUDE_LINES = 500
+
+#: The most places of one kind on one coverage page (a test shows its code; a fixture a
+#: line of text).
+PER_PAGE = {"test": 20, "fixture": 60, "proof": 1000}
+
+
 def write_if_changed(path: Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (keeps incremental builds fast)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -486,14 +502,37 @@ class Generator:
             out.append(_resolve(extra)())
         return "".join(out)
 
-    def rulings_page(self) -> str:
-        """Every ruling: question, decision, reasoning, alternatives."""
+    def rulings_pages(self) -> dict[str, str]:
+        """Every ruling (question, decision, reasoning, alternatives), one page per chapter
+        of the rule it refines (``rulings/<chapter>.rst``, in rulebook order), and the index
+        ``rulings.rst`` that lists them."""
         rulings = [e for e in self.rs.entries.values() if e.kind != "rule"]
+        chapters = {c.id: c for c in self.rs.chapters}
+        by_chapter: dict[str, list[Any]] = {}
+        for ruling in rulings:
+            refined = ruling.refines if isinstance(ruling.refines, (list, tuple)) \
+                else [ruling.refines]
+            home = next((self.rs.entries[r].chapter for r in refined
+                         if r in self.rs.entries and self.rs.entries[r].chapter in chapters),
+                        "general")
+            by_chapter.setdefault(home, []).append(ruling)
+        order = [c.id for c in self.rs.chapters if c.id in by_chapter]
+        order += [k for k in by_chapter if k not in order]
         out = [".. _rulebook-rulings:\n\n", title("Rulings", "="),
                "Points the sources leave open, what we decided, why, and what we did not "
-               "choose.\n\n"]
-        out += [self.entry(r.id, "-") for r in rulings]
-        return "".join(out)
+               "choose: one page per chapter of the rules they refine.\n\n",
+               ".. toctree::\n   :hidden:\n\n",
+               *[f"   rulings/{k}\n" for k in order], "\n"]
+        pages = {}
+        for key in order:
+            heading = chapters[key].title if key in chapters else "General"
+            out.append(f"* :doc:`{escape(heading)} <rulings/{key}>`: "
+                       + ", ".join(f":rulebook:rule:`{r.id}`" for r in by_chapter[key]) + "\n")
+            pages[f"rulings/{key}.rst"] = "".join(
+                [title(f"Rulings: {heading}", "="),
+                 *[self.entry(r.id, "-") for r in by_chapter[key]]])
+        pages["rulings.rst"] = "".join(out)
+        return pages
 
     def sources_page(self) -> str:
         """The source documents: what each is, how far it is trusted, its sections in the
@@ -603,6 +642,59 @@ class Generator:
                     ", ".join(f"``{c}``" for c in controls) + "\n\n")
         return out
 
+    def coverage_pages(self, kind: str) -> dict[str, str]:
+        """:meth:`coverage_page`, split: ``coverage/<kind>s.rst`` lists the files, and each
+        file's places are on ``coverage/<kind>s/<file>[-<part>].rst`` pages of at most
+        :data:`PER_PAGE` places (the proof catalogue stays one page)."""
+        places = self.cov.places.get(kind, [])
+        if kind == "proof" or not places:
+            return {f"coverage/{kind}s.rst": self.coverage_page(kind)}
+        heading = {"test": "Tests", "fixture": "Fixtures"}[kind]
+        folder = {"test": self.app.config.rulebook_tests,
+                  "fixture": ", ".join(_names(self.app.config.rulebook_fixtures))}[kind]
+        head = (title(f"{heading} by rule", "=") + f"Every place in ``{folder}/`` that names "
+                "a rule ID, found when the site was built.")
+        by_file: dict[str, list[Hit]] = {}
+        for hit in sorted(places, key=lambda h: (h.path, h.line, h.name)):
+            by_file.setdefault(hit.path, []).append(hit)
+        pages: dict[str, str] = {}
+        index = [head + "\n\n", "One page per file (long files in parts); the number of "
+                 "places in each.\n\n", ".. toctree::\n   :hidden:\n\n"]
+        links: list[str] = []
+        size = PER_PAGE[kind]
+        names: dict[Hit, list[str]] = {}
+        for rule_id, rule_hits in self.cov.hits.items():
+            for hit in rule_hits:
+                if hit.kind == kind:
+                    names.setdefault(hit, []).append(rule_id)
+        for path, hits in by_file.items():
+            slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", path).strip("-")
+            parts = [hits[k:k + size] for k in range(0, len(hits), size)]
+            for number, part in enumerate(parts, start=1):
+                name = slug if len(parts) == 1 else f"{slug}-{number}"
+                label = path if len(parts) == 1 else f"{path} ({number} of {len(parts)})"
+                index.append(f"   {kind}s/{name}\n")
+                links.append(f"* :doc:`{escape(label)} <{kind}s/{name}>`: {len(part)}\n")
+                pages[f"coverage/{kind}s/{name}.rst"] = title(label, "=") + "".join(
+                    self.place_rst(kind, hit, names.get(hit, [])) for hit in part)
+        pages[f"coverage/{kind}s.rst"] = "".join([*index, "\n", *links])
+        return pages
+
+    def place_rst(self, kind: str, hit: Hit, names: list[str]) -> str:
+        """One scanned place: its label, title, the rule IDs it ``names``, and its code or
+        description."""
+        out = [f".. _{hit.label}:\n\n", f".. rubric:: {escape(hit.title)}\n\n",
+               "Names: " + ", ".join(f":rulebook:rule:`{r}`" for r in names) + "\n\n"]
+        if kind != "fixture" and hit.name:
+            out.append(f".. literalinclude:: {self.src(self.root / hit.path)}\n"
+                       f"   :pyobject: {hit.name}\n   :language: python\n\n")
+        elif kind == "fixture":
+            case = next((c for n, c in self.cases.get(hit.path, []) if n == hit.name), {})
+            text = case.get("description") or case.get("title") or ""
+            if text:
+                out.append(escape(str(text)) + "\n\n")
+        return "".join(out)
+
     def coverage_page(self, kind: str) -> str:
         """Every scanned place of one kind, with the rule IDs it names and its source."""
         heading = {"test": "Tests", "proof": "Proofs", "fixture": "Fixtures"}[kind]
@@ -650,6 +742,43 @@ class Generator:
                     out.append(escape(str(text)) + "\n\n")
         return "".join(out)
 
+    def include_pages(self, name: str, rel: str) -> dict[str, str]:
+        """:meth:`include_page`, split for a long file: ``include/<name>.rst`` shows its
+        first :data:`INCLUDE_LINES` lines or so and links the rest, ``include/<name>-<k>.rst``,
+        each cut at a Markdown heading (``##`` or ``###``) where one is near enough."""
+        path = self.root / rel
+        if not path.is_file():
+            return {f"include/{name}.rst": title(rel, "=") + self.include_page(rel)}
+        lines = path.read_text(encoding="utf-8").splitlines()
+        heads = [i for i, line in enumerate(lines) if line.startswith(("## ", "### "))]
+        cuts, start = [], 0
+        while len(lines) - start > INCLUDE_LINES:
+            near = [h for h in heads if start < h <= start + INCLUDE_LINES]
+            start = near[-1] if near else start + INCLUDE_LINES
+            cuts.append(start)
+        bounds = list(zip([0, *cuts], [*cuts, len(lines)], strict=True))
+        if len(bounds) == 1:
+            return {f"include/{name}.rst": title(rel, "=") + self.include_page(rel)}
+        language = {".md": "markdown", ".json": "json", ".py": "python"}.get(path.suffix, "text")
+
+        def part(a: int, b: int) -> str:
+            return (f".. literalinclude:: {self.src(path)}\n   :language: {language}\n"
+                    f"   :lines: {a + 1}-{b}\n\n")
+
+        names = [name, *(f"{name}-{k}" for k in range(2, len(bounds) + 1))]
+        first = (title(f"{rel}, part 1 of {len(bounds)}", "=")
+                 + f"The text of ``{rel}``, included when the site was built, in "
+                 f"{len(bounds)} parts; this is lines 1-{bounds[0][1]}. The rest: "
+                 + ", ".join(f":doc:`lines {a + 1}-{b} <{n}>`"
+                             for n, (a, b) in zip(names[1:], bounds[1:], strict=True))
+                 + ".\n\n.. toctree::\n   :hidden:\n\n"
+                 + "".join(f"   {n}\n" for n in names[1:]) + "\n" + part(*bounds[0]))
+        pages = {f"include/{name}.rst": first}
+        for k, (n, (a, b)) in enumerate(zip(names[1:], bounds[1:], strict=True), start=2):
+            pages[f"include/{n}.rst"] = (title(f"{rel}, part {k} of {len(bounds)}", "=")
+                                         + f"Lines {a + 1}-{b} of ``{rel}``.\n\n" + part(a, b))
+        return pages
+
     def include_page(self, rel: str) -> str:
         """A repository text file shown verbatim, or a note that it does not exist yet."""
         path = self.root / rel
@@ -659,54 +788,68 @@ class Generator:
         return (f"The text of ``{rel}``, included when the site was built:\n\n"
                 f".. literalinclude:: {self.src(path)}\n   :language: {language}\n\n")
 
-    def api_page(self, package: str) -> str:
-        """Autodoc of every module of ``package``, found when the site is built."""
+    def api_pages(self, package: str) -> dict[str, str]:
+        """The API reference split by package: ``api/index.rst`` lists the groups of
+        ``rulebook_api_groups`` (each a title, a sentence and module-name prefixes; the first
+        group whose prefix a module has takes it; the modules no group names come last, by
+        package) and links one page per module, ``api/<module>.rst``, autodoc'd from its
+        docstrings."""
         pkg = importlib.import_module(package)
         skip = tuple(self.app.config.rulebook_api_skip)
         names = sorted(m.name for m in pkgutil.walk_packages(pkg.__path__, f"{package}.")
                        if not m.name.rsplit(".", 1)[-1].startswith("_")
                        and not m.name.startswith(skip))
-        public = [f"{package}.{m}" for m in self.app.config.rulebook_api_public]
-        public = [m for m in public if m in names or importlib.util.find_spec(m)]
-        internal = [m for m in names if m not in public
-                    and not any(m.startswith(p + ".") for p in public)]
+        groups: list[tuple[str, str, list[str]]] = []
+        taken: set[str] = set()
+        for heading, about, prefixes in self.app.config.rulebook_api_groups:
+            members = [n for n in names if n not in taken and any(
+                n == p or n.startswith(p + ".") for p in prefixes)]
+            # the order of the prefixes, then by name
+            members.sort(key=lambda n: (next(i for i, p in enumerate(prefixes)
+                                             if n == p or n.startswith(p + ".")), n))
+            taken.update(members)
+            if members:
+                groups.append((heading, about, members))
+        rest = [n for n in names if n not in taken]
+        for parent in sorted({n.rsplit(".", 1)[0] if n.count(".") > 1 else package
+                              for n in rest}):
+            members = [n for n in rest
+                       if (n.rsplit(".", 1)[0] if n.count(".") > 1 else package) == parent]
+            groups.append((f"Other modules of {parent}", "", members))
+        summary = {n: _first_line(importlib.import_module(n).__doc__) for n in names}
         out = [".. _rulebook-api:\n\n", title("API reference", "="),
-               f"Every module of ``{package}``, documented from its docstrings; the "
-               "``[source]`` links show the highlighted code. The public API comes first: "
-               "the modules a program that plays, checks or draws races needs. The internals "
-               "follow, grouped by package.\n\n",
-               f".. automodule:: {package}\n   :no-members:\n\n"]
-        if public:
-            out.append(".. _rulebook-api-public:\n\n" + title("Public API", "=", over=True))
-            for name in public:
-                out.append(title(name, "-") + f".. automodule:: {name}\n\n")
-                out += [title(sub, "~") + f".. automodule:: {sub}\n\n" for sub in names
-                        if sub.startswith(name + ".")]
-        out.append(".. _rulebook-api-internals:\n\n" + title("Internals", "=", over=True))
-        group = None
-        for name in internal:
-            parent = name.rsplit(".", 1)[0] if name.count(".") > 1 else package
-            if parent != group:
-                group = parent
-                out.append(title(f"{group} modules", "-"))
-            out.append(title(name, "~") + f".. automodule:: {name}\n\n")
-        return "".join(out)
+               f"Every module of ``{package}``, one page each, documented from its "
+               "docstrings (the ``[source]`` links show the highlighted code), grouped by "
+               f"what it is for.\n\n.. automodule:: {package}\n   :no-members:\n\n"]
+        pages = {}
+        for heading, about, members in groups:
+            out.append(title(heading, "-") + (escape(about) + "\n\n" if about else ""))
+            out.append(".. toctree::\n   :hidden:\n\n"
+                       + "".join(f"   {n}\n" for n in members) + "\n")
+            out += [f"* :doc:`{n} <{n}>`" + (f": {escape(summary[n])}" if summary[n] else "")
+                    + "\n" for n in members]
+            out.append("\n")
+            for name in members:
+                pages[f"api/{name}.rst"] = (f".. _rulebook-api-{name}:\n\n" + title(name, "=")
+                                            + f".. automodule:: {name}\n\n")
+        pages["api/index.rst"] = "".join(out)
+        return pages
 
     def write(self) -> None:
         """Write every generated page."""
-        pages = {"rules/index.rst": self.rules_index(), "rulings.rst": self.rulings_page(),
+        pages = {"rules/index.rst": self.rules_index(), **self.rulings_pages(),
                  "matrix.rst": self.matrix_page()}
         if self.app.config.rulebook_sources:
             pages["sources.rst"] = self.sources_page()
         for chapter in self.rs.chapters:
             pages[f"rules/{chapter.id}.rst"] = self.chapter_page(chapter)
         for kind in self.KINDS:
-            pages[f"coverage/{kind}s.rst"] = self.coverage_page(kind)
+            pages.update(self.coverage_pages(kind))
         for name, rel in self.app.config.rulebook_includes.items():
-            pages[f"include/{name}.rst"] = self.include_page(rel)
+            pages.update(self.include_pages(name, rel))
         package = self.app.config.rulebook_api_package
         if package:
-            pages["api.rst"] = self.api_page(package)
+            pages.update(self.api_pages(package))
         for rel, text in pages.items():
             write_if_changed(self.out / rel, text)
         keep = set(self.app.config.rulebook_keep)
@@ -953,6 +1096,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("rulebook_api_public", [], "env")
     # ``module:callable``s whose RST (given the app and a rule ID) goes under each entry's head
     app.add_config_value("rulebook_entry_extras", [], "env")
+    app.add_config_value("rulebook_api_groups", [], "env")
     app.add_domain(RuleDomain)
     app.add_node(pinned_examples)
     app.connect("doctree-resolved", fill_pinned_examples)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
 from heatcore.framework.cluster import Backend
+from heatcore.framework.interrupt import worker_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -74,7 +74,7 @@ def map_races(play: Callable[[J], R], jobs: Sequence[J], workers: int = 1,
         return Backend().map(play, jobs, tick)  # in this process
     chunk = max(1, min(POOL_CHUNK, len(jobs) // (workers * 4)))
     results = []
-    with ProcessPoolExecutor(max_workers=workers) as executor:
+    with worker_pool(max_workers=workers) as executor:
         for result in executor.map(play, jobs, chunksize=chunk):
             results.append(result)
             if tick is not None:

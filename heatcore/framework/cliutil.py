@@ -96,3 +96,25 @@ def writable_dir(path: Path) -> Path:
         reason = error.strerror or str(error)
         raise CommandError(f"cannot write into {path}: {reason}") from None
     return path
+
+
+def writable_file(text: str, option: str) -> Path:
+    """``text`` as a file this command may write whole at its end, checked before any work:
+    CommandError (one line naming ``option``) if it is a folder or its folder cannot be
+    written into (the folder is created if missing)."""
+    path = Path(text)
+    if path.is_dir():
+        raise CommandError(f"{option} {text} is a folder, not a file")
+    writable_dir(path.resolve().parent)
+    return path
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds above 0")
+    return value

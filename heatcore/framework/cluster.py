@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from heatcore.framework.interrupt import worker_pool
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -69,7 +70,7 @@ class Backend:
                 if done is not None:
                     done(1)
             return out
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        with worker_pool(max_workers=self.workers) as pool:
             futures = [pool.submit(function, job) for job in jobs]
             results = []
             for future in futures:

@@ -49,6 +49,11 @@ def read_json(path: Path) -> Any:
                              f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise MalformedInput(UNREADABLE, f"{path} is not JSON: {error}") from None
+    except RecursionError:
+        raise MalformedInput(UNREADABLE, f"{path} is not JSON heatcore reads: nested too "
+                                         "deep") from None
+    except ValueError as error:  # e.g. a number of more digits than int() converts
+        raise MalformedInput(UNREADABLE, f"{path} is not JSON heatcore reads: {error}") from None
 
 
 def race_log_of(data: Any, path: Path) -> dict[str, Any] | None:

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from heatcore import __version__
+from heatcore.framework import interrupt
 from heatcore.framework.cliutil import (
     BAD_INPUT,
     CommandError,
     Parser,
     positive,
     seed,
-    writable_dir,
+    writable_file,
 )
 from heatcore.framework.cluster import BackendError
 from heatcore.framework.errors import MalformedInput, RulesError, UnsupportedModule
@@ -155,12 +156,13 @@ def run_race(args: argparse.Namespace) -> int:
     if args.game != "heat":
         return run_race_other(args)
     try:
-        args.track = track(args.track or first_track())
+        args.track = track(first_track() if args.track is None else args.track)
     except argparse.ArgumentTypeError as error:
         raise CommandError(str(error)) from None
     _check_module_options(args)
     if args.count > 1:
         return run_race_batch(args)
+    _check_outputs(args)
     rng = random.Random(args.seed)
     setup = random_setup(args.track, args.players, rng, args.laps, args.modules,
                          args.legends, args.aggressive, rulings=_rulings(args),
@@ -181,6 +183,13 @@ def run_race(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """``--json`` and ``--html`` as files that can be written, before the race is played."""
+    for option, given in (("--json", args.json), ("--html", args.html)):
+        if given:
+            writable_file(given, option)
+
+
 def _check_module_options(args: argparse.Namespace) -> None:
     """A module's option needs its module (``--draft`` the garage, ``--legends`` and
     ``--aggressive`` the Legends); CommandError naming the missing ``--modules`` otherwise."""
@@ -199,7 +208,7 @@ def run_race_other(args: argparse.Namespace) -> int:
 
     heat_only = {"--modules": args.modules, "--legends": args.legends,
                  "--aggressive": args.aggressive, "--draft": args.draft,
-                 "--ruling": args.ruling, "--html": args.html}
+                 "--ruling": args.ruling}
     for option, given in heat_only.items():
         if given:
             raise CommandError(f"{option} is an option of heat races, not of {args.game}")
@@ -224,7 +233,7 @@ def run_race_batch(args: argparse.Namespace) -> int:
     if args.html:
         raise CommandError("--html draws one race; it cannot be used with --count")
     if args.json:
-        writable_dir(Path(args.json).resolve().parent)
+        writable_file(args.json, "--json")
     rulings = _rulings(args)
     # the first race's setup, checked before any work (one line naming the rule if wrong)
     start_race(random_setup(args.track, args.players, random.Random(args.seed), args.laps,
@@ -285,7 +294,10 @@ def run_replay(args: argparse.Namespace) -> int:
         from heatcore.rallyman import racelog
         from heatcore.tools.rallyman import report
 
-        write_text(report.play_by_play(racelog.load_race(path)))
+        rgt = racelog.load_race_data(data, str(path))  # checks the result as it replays
+        write_text(report.play_by_play(rgt, legend=args.legend))
+        print(f"log verified: same result ({len(rgt.actions)} actions, "
+              f"{rgt.final.round} rounds)")
         return 0
     if is_championship_log(data):
         from heatcore.tools.heat.championship_report import championship_lines
@@ -374,7 +386,11 @@ def run(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``heatcore`` command: a bad input ends in one line on stderr
     and exit status 2, never a traceback."""
-    argv = sys.argv[1:] if argv is None else argv
+    command = "heatcore"
+    if argv is None:  # the real command line: Ctrl-C ends it even inside a long C call
+        argv = sys.argv[1:]
+        command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else command
+        interrupt.watch(command)
     command = f"heatcore {argv[0]}" if argv and not argv[0].startswith("-") else "heatcore"
     try:
         return run(argv)
@@ -383,11 +399,16 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as error:
         print(f"{command}: {error}", file=sys.stderr)
     except KeyboardInterrupt:
-        print(f"{command}: interrupted", file=sys.stderr)
+        interrupt.report(command)
         return 130
     except BrokenPipeError:  # the reader went away (`heatcore race | head`)
         sys.stderr.close()
         return 0
+    except Exception:
+        if not interrupt.received.is_set():
+            raise
+        interrupt.report(command)  # an error the interrupt caused (inside a C call)
+        return 130
     return BAD_INPUT
 
 

@@ -16,12 +16,11 @@ import time
 from argparse import Namespace
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
-from heatcore.framework.cliutil import CommandError, Parser, nonnegative, positive, seed
+from heatcore.framework.cliutil import CommandError, Parser, nonnegative, positive, seconds, seed
 from heatcore.framework.cluster import BackendError
 from heatcore.framework.conformance import CORE_PROTOCOL, PROTOCOL
 from heatcore.framework.conformance.binding import JSON, Binding, RandomRace, Rejected, modules_of
@@ -38,6 +37,7 @@ from heatcore.framework.conformance.fixtures import load_cases
 from heatcore.framework.conformance.protocol import EngineFailure, EngineProcess
 from heatcore.framework.conformance.shrink import shortest_suffix
 from heatcore.framework.errors import RulesError
+from heatcore.framework.interrupt import worker_pool
 from heatcore.framework.registry import DEFAULT_GAME
 
 #: Engine restarts in a run (per worker) after which the rest of the run is skipped.
@@ -45,8 +45,16 @@ MAX_RESTARTS = 25
 #: Engine failures in one race after which the rest of that race is skipped.
 RACE_FAILURES = 2
 RACE_SEED_BASE = 10_000
-#: Seconds an engine may take to start and answer ``start`` (interpreters can be slow).
+#: Seconds an engine may take to start and answer ``start`` (interpreters can be slow), at
+#: most: the wait is three times ``--timeout`` up to this, and never less than ``--timeout``.
 START_TIMEOUT = 30.0
+
+
+def start_wait(timeout: float) -> float:
+    """Seconds to wait for a new engine's reply to ``start``, given ``--timeout``: a hung
+    engine is given up on after 3 x ``timeout`` (at most ``START_TIMEOUT``, at least
+    ``timeout``), so a short ``--timeout`` makes a hung engine cost little."""
+    return max(timeout, min(START_TIMEOUT, 3 * timeout))
 #: Requests sent ahead of the replies in a race (fewer right after a divergence).
 WINDOW = 64
 
@@ -127,7 +135,7 @@ class Session:
             self.gave_up = f"{MAX_RESTARTS} restarts"
             raise EngineFailure("given-up", self.gave_up)
         self.started += 1
-        self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT),
+        self.engine = EngineProcess(self.argv, timeout=start_wait(self.timeout),
                                     memory_mb=self.memory_mb)
         version = PROTOCOL
         reply = self._hello(version)
@@ -635,7 +643,7 @@ def _race_parts(binding: Binding, argv: list[str], timeout: float,
 
         jobs = [(binding, argv, timeout, chunk, memory_mb, asked) for chunk in chunks]
         return Backend(workers, scheduler).map(_race_chunk_job, jobs)
-    with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
+    with worker_pool(max_workers=len(chunks)) as pool:
         futures = [pool.submit(_race_chunk, binding, argv, timeout, chunk, memory_mb, asked)
                    for chunk in chunks]
         return [future.result() for future in futures]
@@ -743,7 +751,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--report", type=Path, default=None,
                         help="write report.json and report.md into this folder (checked "
                              "before the run)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per message")
+    parser.add_argument("--timeout", type=seconds, default=10.0,
+                        help="seconds the engine may take to answer one message (above 0); "
+                             "its first reply, to start, may take three times this, up to "
+                             f"{START_TIMEOUT:g} s")
     parser.add_argument("--fixtures", type=Path, default=None,
                         help="corpus folder (default: the ruleset's spec/.../fixtures)")
     parser.add_argument("--no-fixtures", action="store_true", help="run the races only")
@@ -813,6 +824,9 @@ def main(argv: list[str]) -> int:
             return 2
         return perft_main(binding, command, args)
     fixtures = None if args.no_fixtures else (args.fixtures or default_fixtures(args.ruleset))
+    if fixtures is not None and not fixtures.is_dir():
+        print(f"heatcore conform: --fixtures {fixtures} is not a folder", file=sys.stderr)
+        return 2
     if fixtures is not None and fixtures.is_dir() and not any(fixtures.glob("*.json")):
         print(f"heatcore conform: no fixture files (*.json) in {fixtures} (--no-fixtures "
               "runs the races only)", file=sys.stderr)

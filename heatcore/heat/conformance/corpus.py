@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from heatcore.framework.cliutil import CommandError, Parser
+from heatcore.framework.cliutil import CommandError, Parser, writable_dir
 from heatcore.framework.conformance import SUITE_FORMAT
 from heatcore.framework.conformance import fixtures as suites
 from heatcore.framework.conformance.binding import JSON, CaseBinding
@@ -95,6 +95,8 @@ def main(argv: list[str]) -> int:
             raise CommandError(f"no fixture cases in {folder}")
     if args.action == "generate":
         from heatcore.heat.conformance.cases import CASE_STAGES
+
+        writable_dir(folder)  # before the minutes of generating, not after
 
         with progress(len(CASE_STAGES), "fixtures") as tick:
             def stage(name: str) -> None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from heatcore.framework.cliutil import BAD_INPUT, CommandError, Parser, seed, writable_dir
+from heatcore.framework.cliutil import BAD_INPUT, CommandError, Parser, seed, writable_file
 from heatcore.framework.errors import MalformedInput, RulesError
 from heatcore.heat.modules.championship.data import seasons
 from heatcore.heat.modules.championship.log import replay_championship, save_championship
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"no season {args.season} (seasons: "
                            f"{', '.join(str(y) for y in seasons())})")
     if args.log:
-        writable_dir(Path(args.log).resolve().parent)
+        writable_file(args.log, "--log")
     champ = play_championship(args.season, args.players, args.seed, weather=args.weather)
     write_text("\n".join(championship_lines(champ)) + "\n")
     if args.log:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from heatcore.framework.cliutil import Parser
+from heatcore.framework.cliutil import BAD_INPUT, CommandError, Parser, writable_dir
 from heatcore.framework.events import event_to_dict
 from heatcore.framework.files import write_atomic
 from heatcore.heat.driver import Race, greedy_policy, play
@@ -158,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="golden folder (default: tests/golden)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     directory: Path = args.dir or golden_dir()
+    problem = _dir_problem(args.regenerate, args.check, directory)
+    if problem is not None:
+        print(f"heatcore golden: {problem}", file=sys.stderr)
+        return BAD_INPUT
     if args.regenerate:
         files = golden_files()
         for name, text in files.items():
@@ -173,4 +177,34 @@ def main(argv: list[str] | None = None) -> int:
         changed.append(str(picture_path()))
     for name in changed:
         print(f"golden: {name} differs (run `heatcore golden --regenerate` if intended)")
+    if not changed:
+        print(checked_line(directory, picture=args.dir is None))
     return 1 if changed else 0
+
+
+def checked_line(directory: Path, picture: bool) -> str:
+    """What a successful check compared: the files, races and the README picture."""
+    races = len(track_ids()) * len(PLAYER_COUNTS)
+    drawn = f" and {picture_path().name}" if picture else ""
+    return (f"golden: {2 * races} files in {directory}{drawn} match a fresh replay "
+            f"({races} races: {len(track_ids())} tracks x {len(PLAYER_COUNTS)} player "
+            "counts, play-by-play and events)")
+
+
+def _dir_problem(regenerate: bool, check: bool, directory: Path) -> str | None:
+    """Why the command cannot run on ``directory`` (None: it can), before any race."""
+    if regenerate and check:
+        return "--regenerate and --check are two modes: give one"
+    if regenerate:
+        try:
+            writable_dir(directory)
+        except CommandError as error:
+            return str(error)
+        return None
+    if not directory.exists():
+        return f"--dir {directory}: no such folder"
+    if not directory.is_dir():
+        return f"--dir {directory} is not a folder"
+    if not any(directory.glob("*.json")):
+        return f"--dir {directory}: no golden files (*.json) there"
+    return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,10 +153,13 @@ def generate(backend: Backend, depths: dict[int, int] | None = None,
             "entries": out}
 
 
-def check_reference(data: dict[str, Any], max_depth: int, engine: str = "fast") -> list[str]:
-    """Every entry's counts up to ``max_depth`` recomputed; the differences (empty: none)."""
-    problems = []
+def check_reference(data: dict[str, Any], max_depth: int, engine: str = "fast",
+                    done: Callable[[str], None] | None = None) -> list[str]:
+    """Every entry's counts up to ``max_depth`` recomputed; the differences (empty: none).
+    ``done`` is told a line about each entry as soon as it is checked."""
+    problems: list[str] = []
     for entry in data["entries"]:
+        began, before = time.perf_counter(), len(problems)
         counter = Counter(entry["seed"], engine)
         root = node_after(counter, entry["track"], entry["players"], entry["seed"], ())
         if state_to_dict(root) != entry["start"]:
@@ -165,6 +169,11 @@ def check_reference(data: dict[str, Any], max_depth: int, engine: str = "fast") 
             if got != want:
                 problems.append(f"{entry['track']} {entry['players']} cars depth {depth}: "
                                 f"{got}, the file says {want}")
+        if done is not None:
+            depths = min(max_depth, len(entry["counts"]) - 1)
+            verdict = "agree" if len(problems) == before else "DIFFER"
+            done(f"  {entry['track']} {entry['players']} cars: depths 0-{depths} {verdict} "
+                 f"({time.perf_counter() - began:.1f} s)")
     return problems
 
 
@@ -206,7 +215,15 @@ def main(argv: list[str]) -> int:
         if args.generate:
             return _generate(args, backend)
         if args.check is not None:
-            problems = check_reference(load_reference(), args.check, args.engine)
+            reference = load_reference()
+            deepest = max(len(e["counts"]) - 1 for e in reference["entries"])
+            if args.check > deepest:
+                raise CommandError(f"--check {args.check} is deeper than the reference counts "
+                                   f"(depth {deepest} at most)")
+            print(f"perft reference: checking {len(reference['entries'])} entries to depth "
+                  f"{args.check} ({args.engine} engine)", flush=True)
+            problems = check_reference(reference, args.check, args.engine,
+                                       lambda line: print(line, flush=True))
             for line in problems:
                 print(f"DIFFERS {line}")
             print(f"perft reference: {'ok' if not problems else f'{len(problems)} differ'}"

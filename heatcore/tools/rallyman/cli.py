@@ -7,7 +7,7 @@ import random
 import sys
 from pathlib import Path
 
-from heatcore.framework.cliutil import CommandError
+from heatcore.framework.cliutil import CommandError, writable_file
 from heatcore.framework.cluster import BackendError
 from heatcore.framework.files import write_atomic
 from heatcore.framework.terminal import progress
@@ -17,6 +17,7 @@ from heatcore.rallyman.racelog import race_to_json
 from heatcore.rallyman.setup import MAX_PLAYERS, MIN_PLAYERS, random_setup
 from heatcore.rallyman.track import track_ids
 from heatcore.tools.rallyman.report import play_by_play
+from heatcore.tools.terminal import write_text
 
 DEFAULT_TRACK = "albert-park"
 
@@ -24,10 +25,9 @@ DEFAULT_TRACK = "albert-park"
 def _batch(args: argparse.Namespace, track: str) -> int:
     """``--count N``: N races (seeds seed..seed+N-1), on ``--workers`` processes (with
     ``--scheduler``, on that Dask cluster), and a summary."""
-    if args.json:
-        print("heatcore: --json writes one race; it cannot be used with --count",
-              file=sys.stderr)
-        return 2
+    for option, given in (("--json", args.json), ("--html", args.html)):
+        if given:
+            raise CommandError(f"{option} writes one race; it cannot be used with --count")
     policy = "random" if args.policy == "random" else "sensible"
     with progress(args.count, "races") as advance:
         try:
@@ -59,12 +59,20 @@ def race(args: argparse.Namespace) -> int:
         return 2
     if args.count > 1:
         return _batch(args, track)
+    for option, given in (("--json", args.json), ("--html", args.html)):
+        if given:
+            writable_file(given, option)  # before the race, not after
     rng = random.Random(args.seed)
     setup = random_setup(track, args.players, rng, args.laps)
     policy = POLICIES["random" if args.policy == "random" else "sensible"]
     result = play(setup, policy, rng)
-    sys.stdout.write(play_by_play(result))
+    write_text(play_by_play(result, legend=args.legend))
     if args.json:
         write_atomic(Path(args.json), race_to_json(result))
         print(f"Action log written to {args.json} ({len(result.actions)} actions)")
+    if args.html:
+        from heatcore.tools.rallyman.racepage import race_html
+
+        write_atomic(Path(args.html), race_html(result))
+        print(f"Race page written to {args.html}")
     return 0
