@@ -193,7 +193,8 @@ def _rules_of_action(model: RaceModel, action: Action) -> set[str]:
     if isinstance(action, EndReact):
         return {"react.any-order"}
     if isinstance(action, Slipstream | DeclineSlipstream):
-        near = car.position + 2 > model.board.finish
+        extra = action.extra if isinstance(action, Slipstream) else 0
+        near = car.position + 2 + extra > model.board.finish
         return {"slipstream.not-past-finish"} if near else {"slipstream.eligible"}
     if isinstance(action, Discard):
         return {"discard.optional"}

@@ -47,22 +47,30 @@ def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | Decline
 def garage_extras(state: RaceState, car: int) -> tuple[int, ...]:
     """With the Garage: the sums of the sector's bonus and the cards' Slipstream +N (0
     included), and under ruling.slipstream-bonus-all-or-nothing's "any-part" each part of
-    the sector's bonus too."""
+    the sector's bonus too; none across the final finish line (slipstream.not-past-finish)."""
     bonus = slipstream_bonus(state, car)
     extras = set(card_extras(state, car, bonus))
     if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-        extras |= set(range(1, bonus))
+        room = state.finish_position - state.cars[car].position - SLIPSTREAM_SPACES
+        extras |= set(range(1, min(bonus, room + 1)))
     return tuple(sorted(extras))
 
 
 def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
-    """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
+    """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus and
+    stay within the final finish line."""
     if isinstance(action, Slipstream) and state.garage is not None:
         if action.extra not in garage_extras(state, action.car):
             raise IllegalAction("upgrade.slipstream", f"no slipstream of +{action.extra}: the "
                                 "extras are sums of the cards' Slipstream +N and the sector's")
     elif isinstance(action, Slipstream) and action.extra not in (0, *slipstream_extras(
             state, action.car)):
+        beyond = (state.cars[action.car].position + SLIPSTREAM_SPACES + action.extra
+                  > state.finish_position)
+        if beyond and 0 < action.extra <= slipstream_bonus(state, action.car):
+            raise IllegalAction("slipstream.not-past-finish", f"a slipstream of "
+                                f"{SLIPSTREAM_SPACES + action.extra} would cross the final "
+                                "finish line")
         raise IllegalAction("road.slipstream-boost",
                             f"no slipstream bonus of +{action.extra} where the car stands")
 

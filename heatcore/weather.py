@@ -218,16 +218,18 @@ def slipstream_bonus(state: RaceState, car: int) -> int:
 
 
 @implements("weather.slipstream-boost", "road.slipstream-boost",
-            "ruling.slipstream-bonus-all-or-nothing")
+            "ruling.slipstream-bonus-all-or-nothing", "slipstream.not-past-finish")
 def slipstream_extras(state: RaceState, car: int) -> tuple[int, ...]:
     """The extra spaces a slipstream may add where the car stands, ascending: the whole
-    bonus, or under the alternative "any-part" every part of it."""
+    bonus, or under the alternative "any-part" every part of it; never an extra that would
+    take the car across the final finish line (slipstream.not-past-finish)."""
     bonus = slipstream_bonus(state, car)
     if not bonus:
         return ()
+    room = state.finish_position - state.cars[car].position - 2
     if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-        return tuple(range(1, bonus + 1))
-    return (bonus,)
+        return tuple(range(1, min(bonus, room) + 1))
+    return (bonus,) if bonus <= room else ()
 
 
 def corner_token(state: RaceState, number: int) -> str | None:

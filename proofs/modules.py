@@ -248,12 +248,21 @@ def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
     return out
 
 
+def _bonus_proofs() -> dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult],
+                                        tuple[str, ...]]]:
+    """proofs.slipstream_bonus's proofs (that module reads this one's lines when run)."""
+    from proofs import slipstream_bonus
+
+    return slipstream_bonus.PROOFS
+
+
 PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
     "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),
     "legend-aggressive-stop-moot": (prove_aggressive_stop_moot, MOOT_CONTROLS),
     "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
     "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
     **garage.PROOFS,  # the Garage's symbol arithmetic (proofs.garage)
+    **_bonus_proofs(),  # a slipstream bonus and the final finish line (proofs.slipstream_bonus)
 }
 
 

@@ -215,16 +215,21 @@ class ModuleRace(FastRace):
         return can
 
     # implements: weather.slipstream-boost, road.slipstream-boost,
-    # implements: ruling.slipstream-bonus-all-or-nothing
+    # implements: ruling.slipstream-bonus-all-or-nothing, slipstream.not-past-finish
     def _slipstream_actions(self) -> tuple[Action, ...]:
         """heatcore.slipstream.slipstream_choices: slipstream, slipstream with the sector's
-        bonus (if any), no slipstream."""
+        bonus (if any, and not across the final finish line), no slipstream."""
         effect = self._effect()
         bonus = SLIPSTREAM_BONUS.get(effect, 0) if effect is not None else 0
         index = self.car
-        if not bonus:
-            return (Slipstream(index), DeclineSlipstream(index))
+        room = self.finish - self.cars[index].position - SLIPSTREAM_SPACES
         if self._any_part:  # ruling.slipstream-bonus-all-or-nothing "any-part"
+            bonus = min(bonus, room)
+        elif bonus > room:  # slipstream.not-past-finish: the whole bonus would cross
+            bonus = 0
+        if bonus <= 0:
+            return (Slipstream(index), DeclineSlipstream(index))
+        if self._any_part:
             return (Slipstream(index), *(Slipstream(index, n) for n in range(1, bonus + 1)),
                     DeclineSlipstream(index))
         return (Slipstream(index), Slipstream(index, bonus), DeclineSlipstream(index))

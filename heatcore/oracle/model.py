@@ -360,14 +360,14 @@ class RaceModel:
                 turn.stage = "slipstream"
                 extra = slipstream_extra(self._effect(i))
                 offered: set[Action] = {Slipstream(i), DeclineSlipstream(i)}
+                room = self.board.finish - car.position - 2  # slipstream.not-past-finish
                 if self.garage:  # upgrade.slipstream
-                    room = self.board.finish - car.position - 2
                     offered |= {Slipstream(i, e) for e in og.slipstream_sums(
                         extra, car.played, room)}
-                elif extra:
+                elif extra and extra <= room:
                     offered.add(Slipstream(i, extra))
                 if extra and self.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-                    offered |= {Slipstream(i, n) for n in range(1, extra)}
+                    offered |= {Slipstream(i, n) for n in range(1, min(extra, room + 1))}
                 action = yield Decision(i, frozenset(offered),
                                         ("slipstream.eligible", "slipstream.not-past-finish"))
                 if isinstance(action, Slipstream):
