@@ -57,6 +57,7 @@ from heatcore.slipstream import (
 from heatcore.sponsorship import check_gain, gain_sponsor
 from heatcore.state import Phase, RaceState, Stage, Turn
 from heatcore.values import replace
+from heatcore.weather import renew_cooling_bonus
 
 # The phases and stages tested below, read once: in Python 3.11 reading an attribute of an
 # Enum class (``Stage.REACT``) goes through the metaclass's ``__getattr__`` hook, several
@@ -156,6 +157,7 @@ def apply_listed(state: RaceState, action: Action) -> tuple[RaceState, tuple[Eve
     """``apply`` of an action that ``legal_actions(state)`` listed, without checking it again
     (every listed action passes ``check_action``: tests/test_races.py)."""
     events: list[Event] = []
+    before = state
     if isinstance(action, GainSponsor):
         return gain_sponsor(state, action, events), tuple(events)
     if isinstance(action, Shuffle):
@@ -178,7 +180,10 @@ def apply_listed(state: RaceState, action: Action) -> tuple[RaceState, tuple[Eve
             state = apply_discard(state, turn, action, events)
         elif isinstance(action, ChooseSpeed):
             state = settle_reveal(state, turn, action.speeds, events)
-    return _advance(state, events), tuple(events)
+    after = _advance(state, events)
+    if before.conditions is not None:  # ruling.cooling-bonus-scope
+        after = renew_cooling_bonus(before, after)
+    return after, tuple(events)
 
 
 def _start_turn(state: RaceState, events: list[Event]) -> RaceState:

@@ -16,9 +16,15 @@ from typing import Any
 from heatcore.cards import HEAT, canonical, starting_deck
 from heatcore.errors import MalformedInput
 from heatcore.registry import implements, spec_dir
-from heatcore.rulings import COOLING_BONUS_COOLDOWN, FREE_BOOST_ENGINE, SLIPSTREAM_BONUS_PART
+from heatcore.rulings import (
+    COOLING_BONUS_COOLDOWN,
+    COOLING_BONUS_SCOPE,
+    FREE_BOOST_ENGINE,
+    SLIPSTREAM_BONUS_PART,
+)
 from heatcore.state import NO_CHANGES, Changes, Conditions, RaceState
 from heatcore.track import Track
+from heatcore.values import replace
 
 WEATHER = "weather"
 LEGENDS = "legends"
@@ -257,3 +263,18 @@ def corner_heat(state: RaceState, number: int, excess: int) -> int:
         return excess + 1
     return max(0, excess)
 
+
+
+@implements("ruling.cooling-bonus-scope", "weather.cooling-bonus")
+def renew_cooling_bonus(before: RaceState, after: RaceState) -> RaceState:
+    """Under ruling.cooling-bonus-scope's "once-per-sector": the acting car that used the
+    cooling bonus and has moved forward into another sector may use that sector's bonus
+    (the used mark is cleared); by default (once per turn) ``after`` unchanged."""
+    turn, was = after.turn, before.turn
+    if (turn is None or was is None or turn.car != was.car or not turn.sector_cooldown_used
+            or not after.rulings.chose(COOLING_BONUS_SCOPE, "once-per-sector")):
+        return after
+    old, new = before.cars[turn.car].position, after.cars[turn.car].position
+    if new <= old or after.track.sector_of(new) == after.track.sector_of(old):
+        return after
+    return replace(after, turn=replace(turn, sector_cooldown_used=False))

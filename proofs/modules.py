@@ -250,10 +250,11 @@ def refines_sectors(track_id: str, engine_sector: Any) -> list[str]:
 
 def _bonus_proofs() -> dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult],
                                         tuple[str, ...]]]:
-    """proofs.slipstream_bonus's proofs (that module reads this one's lines when run)."""
-    from proofs import slipstream_bonus
+    """The proofs of proofs.slipstream_bonus (it reads this module's lines when run) and
+    proofs.garage_unpaid."""
+    from proofs import garage_unpaid, slipstream_bonus
 
-    return slipstream_bonus.PROOFS
+    return {**slipstream_bonus.PROOFS, **garage_unpaid.PROOFS}
 
 
 PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
@@ -262,7 +263,7 @@ PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[st
     "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
     "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
     **garage.PROOFS,  # the Garage's symbol arithmetic (proofs.garage)
-    **_bonus_proofs(),  # a slipstream bonus and the final finish line (proofs.slipstream_bonus)
+    **_bonus_proofs(),  # issue 26: proofs.slipstream_bonus, proofs.garage_unpaid
 }
 
 

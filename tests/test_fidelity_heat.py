@@ -70,7 +70,7 @@ SPOTS = [(token, behind, before, rulings) for token in ("weather", "slipstream-p
          for behind in (0, 1) for before in (2, 3, 4) for rulings in (None, ANY_PART)]
 
 
-@pytest.mark.rules(*BONUS_RULES, SLIPSTREAM_BONUS_PART)
+@pytest.mark.rules(*BONUS_RULES, "ruling.slipstream-bonus-all-or-nothing")
 @pytest.mark.parametrize(("token", "behind", "before", "rulings"), SPOTS)
 def test_both_engines_and_the_checker_hold_the_bonus_to_the_final_line(
         token: str, behind: int, before: int, rulings: dict[str, str] | None) -> None:
@@ -100,7 +100,7 @@ def test_the_checker_catches_a_bonus_offered_across_the_final_line(
     assert "slipstream.not-past-finish" in caught.value.rules
 
 
-@pytest.mark.rules(*BONUS_RULES, SLIPSTREAM_BONUS_PART)
+@pytest.mark.rules(*BONUS_RULES, "ruling.slipstream-bonus-all-or-nothing")
 def test_z3_no_offered_slipstream_bonus_crosses_the_final_line() -> None:
     for track in BASE_TRACKS:
         assert sb.prove_within_finish(track) == sb.z3.unsat, track
@@ -119,7 +119,7 @@ def _engine_extras(finish: int, position: int, bonus: int, any_part: bool) -> se
     return {getattr(a, "extra", 0) for a in legal if type(a).__name__ == "Slipstream"}
 
 
-@pytest.mark.rules(*BONUS_RULES, SLIPSTREAM_BONUS_PART)
+@pytest.mark.rules(*BONUS_RULES, "ruling.slipstream-bonus-all-or-nothing")
 def test_the_encoding_offers_the_engines_extras() -> None:
     finish = _state("weather", 0).finish_position
     samples = [(finish, finish - d, bonus, part) for d in (2, 3, 4, 5)

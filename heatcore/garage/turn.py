@@ -18,6 +18,7 @@ from heatcore.events import Event, event
 from heatcore.garage import symbols as sy
 from heatcore.garage.data import STARTING_UPGRADES
 from heatcore.garage.data import symbols as vocabulary
+from heatcore.garage.unpaid import take_speed_out
 from heatcore.placement import move_car
 from heatcore.registry import implements
 from heatcore.rulings import GARAGE_SALVAGE
@@ -80,7 +81,7 @@ def settle_reveal(state: RaceState, turn: Turn, speeds: tuple[int, ...],
     speed = sum(next(chosen) if sy.chooses_speed(c) else VALUE[c] for c in car.played)
     flips = car.played.count(STRESS) + sy.total(car.played, "boost")
     return replace(state, turn=replace(
-        turn, stage=Stage.REVEAL, speed=speed, to_move=speed, flips_left=flips))
+        turn, stage=Stage.REVEAL, speed=speed, to_move=speed, flips_left=flips, chosen=speeds))
 
 
 # ---------------------------------------------------------------- step 5: react
@@ -193,16 +194,19 @@ def apply_symbol(state: RaceState, turn: Turn, action: UseSymbol,
 def resolve_heat(state: RaceState, turn: Turn, card: Card, events: list[Event]) -> RaceState:
     """One card's Heat symbol, resolved when its player chooses in React: paid from the
     engine if it holds the whole amount; else the card leaves the play area for the discard
-    pile and its player flips once for a basic card, as for a + (the car keeps the spaces
-    it has moved). A discarded copy takes its used symbols with it."""
+    pile, with its speed as ruling.garage-unpaid-heat says (heatcore.garage.unpaid), and its
+    player flips once for a basic card, as for a +. A discarded copy takes its used symbols
+    with it."""
     who, car = turn.car, state.cars[turn.car]
     cost = sy.amount(card, "heat")
     paid = sy.pay_heat(car, cost)
     if paid is not None:
         events.append(event("paid-heat", who, amount=cost, cause="upgrade", card=card))
         return state.with_car(who, paid)
-    events.append(event("upgrade-unpaid", who, card=card))
-    car = sy.discard_unpaid(car, card)
+    details: dict[str, object] = {}
+    state, turn = take_speed_out(state, turn, card, details)
+    events.append(event("upgrade-unpaid", who, card=card, **details))
+    car = sy.discard_unpaid(state.cars[who], card)
     garage = _garage(state)
     left = car.played.count(card)
     uses = Counter(garage.used)
