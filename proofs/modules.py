@@ -295,12 +295,23 @@ REMOVAL_CONTROLS: dict[str, str] = {
     "garage-unpayable-heat": "unpaid-kept",
 }
 
+
+def _bonus_proofs() -> dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult],
+                                        tuple[str, ...]]]:
+    """The proofs of proofs.slipstream_bonus (it reads this module's lines when run) and
+    proofs.garage_unpaid."""
+    from proofs import garage_unpaid, slipstream_bonus
+
+    return {**slipstream_bonus.PROOFS, **garage_unpaid.PROOFS}
+
+
 PROOFS: dict[str, tuple[Callable[[str, str | None], z3.CheckSatResult], tuple[str, ...]]] = {
     "legend-one-corner": (prove_legend_one_corner, LEGEND_CONTROLS),
     "legend-aggressive-stop-moot": (prove_aggressive_stop_moot, MOOT_CONTROLS),
     "sector-between-lines": (prove_sector_between_lines, SECTOR_CONTROLS),
     "sector-where-the-car-is": (prove_sector_where_the_car_is, WHERE_CONTROLS),
     **garage.PROOFS,  # the Garage's symbol arithmetic (proofs.garage)
+    **_bonus_proofs(),  # issue 26: proofs.slipstream_bonus, proofs.garage_unpaid
 }
 
 

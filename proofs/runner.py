@@ -559,6 +559,12 @@ def main(argv: list[str] | None = None) -> int:
         for item in GARAGE_PROOFS:
             print(f"  {item.id}: {item.claim}\n      rules: {', '.join(item.rules)}\n"
                   f"      controls: {', '.join(item.controls)}")
+        from proofs import garage_unpaid, slipstream_bonus
+
+        for extra in (slipstream_bonus, garage_unpaid):
+            for name, (_, controls) in extra.PROOFS.items():
+                print(f"  {name}: {extra.CLAIM}\n      rules: {', '.join(extra.RULES)}\n"
+                      f"      controls: {', '.join(controls)}")
         print("\nsituations for --mine:")
         for sit in SITUATIONS:
             print(f"  {sit.id}: {sit.description} ({', '.join(sit.rules)})")

@@ -907,6 +907,14 @@ ALTERNATIVE_KILLERS: dict[tuple[str, str], str] = {
         "test_garage_rulings::test_under_unclamped_an_adjusted_limit_below_zero_stands",
     ("ruling.garage-salvage-few", "cards-only"):
         "test_garage_rulings::test_under_cards_only_salvage_takes_no_heat_and_no_stress",
+    ("ruling.garage-unpaid-heat", "speed-kept"):
+        "test_fidelity_garage_unpaid::test_under_speed_kept_the_unpaid_card_keeps_its_speed",
+    ("ruling.garage-unpaid-heat", "speed-out-car-stays"):
+        "test_fidelity_garage_unpaid::test_under_speed_out_car_stays_the_car_keeps_its_spaces",
+    ("ruling.cooling-bonus-scope", "once-per-sector"):
+        "test_fidelity_rulings::test_under_once_per_sector_a_new_sector_gives_the_bonus_again",
+    ("ruling.legend-adrenaline-count", "last-players"):
+        "test_fidelity_rulings::test_under_last_players_the_last_player_to_move_has_adrenaline",
 }
 
 ALTERNATIVES_IGNORED: tuple[Planted, ...] = tuple(
@@ -1122,6 +1130,10 @@ MODULE_PLANTED: tuple[Planted, ...] = (
             _wrap(engine, "check_react", _under("ruling.free-boost-empty-engine",
                                                 "needs-heat"))),
       "test_module_weather::test_heat_control_boosts_for_free_even_with_an_empty_engine"),
+    P("ruling.cooling-bonus-scope", "the cooling bonus comes back in every new sector",
+      _wrap(hooks.after_apply, "call", _under("ruling.cooling-bonus-scope",
+                                                  "once-per-sector", 1)),
+      "test_fidelity_rulings::test_by_default_the_cooling_bonus_is_once_per_turn"),
     P("ruling.legend-blocked-spot", "a Legend whose space is full stays where it is",
       _wrap(hooks.legend_turn, "call", _under("ruling.legend-blocked-spot", "stay")),
       "test_module_legends::test_a_blocked_legend_takes_the_first_free_spot_behind"),

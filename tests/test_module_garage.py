@@ -148,10 +148,20 @@ def test_a_cards_heat_is_a_mandatory_react_symbol_paid_from_the_engine() -> None
     assert heat not in legal_actions(after) and EndReact(0) in legal_actions(after)
 
 
+#: ruling.garage-unpaid-heat: (choice, where the car ends, the turn's speed) for G11 (6)
+#: played from 20 and unpaid, the flip giving 4.
+UNPAID = [("speed-removed", 24, 4), ("speed-out-car-stays", 30, 4), ("speed-kept", 30, 10)]
+
+
 @pytest.mark.rules("upgrade.heat-unpayable", "ruling.garage-unpaid-heat",
                    "ruling.garage-accelerate-count")
-def test_an_unpayable_card_is_discarded_in_react_and_replaced_by_a_flip() -> None:
+@pytest.mark.parametrize(("choice", "position", "speed"), UNPAID, ids=[u[0] for u in UNPAID])
+def test_an_unpayable_card_is_discarded_in_react_and_replaced_by_a_flip(
+        choice: str, position: int, speed: int) -> None:
+    """Seed 003 5.反應 <3>: the card is discarded and a flip replaces it as for a (+); by
+    default its speed and spaces leave with it (the car is placed again from its start)."""
     state = two_cars(P1_UPS, "1 2 3 G8 G11 G34 S", deck_top="S 4", engine=0)
+    state = replace(state, rulings=make_rulings({"ruling.garage-unpaid-heat": choice}))
     state, _ = to_turn(state, 1, "G11")
     assert state.cars[0].position == 26
     after, events = step(state, UseSymbol(0, "G11", "heat"))
@@ -159,8 +169,7 @@ def test_an_unpayable_card_is_discarded_in_react_and_replaced_by_a_flip() -> Non
     assert [e.get("card") for e in kinds(events, "upgrade-unpaid")] == ["G11"]
     assert "G11" in car.discard and "G11" not in car.played
     assert car.flipped == ("4",) and "S" in car.discard  # flipped past a non-basic card
-    # the car keeps its 6 spaces and the flip adds 4, as for a +
-    assert car.position == 30 and after.turn is not None and after.turn.speed == 10
+    assert car.position == position and after.turn is not None and after.turn.speed == speed
     assert not after.turn.boosted  # the replacement flip is not the gear's boost
     assert after.turn.stage is not Stage.REACT  # nothing left: G11's cooldown left with it
 

@@ -178,7 +178,7 @@ def test_a_gained_sponsor_reaches_the_hand_in_time_for_discard_and_counts_at_rep
 
 @pytest.mark.rules("sponsor.in-hand", "sponsor.race-start", "sponsor.carry-over")
 def test_start_cards_go_into_the_hand_first_and_kept_cards_are_in_the_deck() -> None:
-    champ = play_championship(1961, 3, 0)
+    champ = play_championship(1961, 3, 0, weather=False)
     setup = champ.races[1].race.setup
     assert setup.sponsors and all(setup.sponsors)  # New speed record!: 1 each at the start
     start, _ = start_race(setup)
@@ -198,7 +198,7 @@ def test_start_cards_go_into_the_hand_first_and_kept_cards_are_in_the_deck() -> 
 
 @pytest.mark.rules("sponsor.in-hand", "sponsor.deck")
 def test_bad_sponsor_input_is_refused_naming_the_rule() -> None:
-    setup = play_championship(1961, 2, 0).races[0].race.setup
+    setup = play_championship(1961, 2, 0, weather=False).races[0].race.setup
     with pytest.raises(MalformedInput) as bad:
         start_race(replace(setup, modules=(), upgrades=(),
                            decks=tuple(tuple(c for c in d if not c.startswith("G"))
@@ -239,7 +239,7 @@ def test_a_state_with_sponsors_round_trips_and_follows_its_schema() -> None:
 
 
 def _race_with_sponsor_plays() -> Any:
-    race = play_championship(1961, 3, 0).races[0].race
+    race = play_championship(1961, 3, 0, weather=False).races[0].race
     texts = [str(a) for a in race.actions]
     assert any(" sponsor " in t for t in texts)  # the control: a card gained in the race
     assert any(" gear " in t and "S83" in t for t in texts)  # and one played
@@ -251,12 +251,12 @@ def test_planted_bug_a_played_sponsor_to_the_discard_pile_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:
     race = _race_with_sponsor_plays()
     replay_checked(race.setup, list(race.actions))  # the control: the engine passes
-    log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
+    log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0, weather=False))))
     check_championship_log(log)
     monkeypatch.setattr(cleanup, "spend_sponsors", lambda state, car, area, events: (state, ()))
     with pytest.raises(RuleViolation, match=r"sponsor\.one-time"):
         replay_checked(race.setup, list(race.actions))
-    bad = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
+    bad = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0, weather=False))))
     with pytest.raises(ChampionshipCheckFailure) as caught:
         check_championship_log(bad)
     assert "sponsor.one-time" in caught.value.rules
@@ -278,7 +278,7 @@ def test_planted_bug_a_gained_sponsor_not_put_in_hand_is_caught(
     monkeypatch.setattr(hooks.gain_sponsor, "call", lost)
     with pytest.raises(RuleViolation, match=r"sponsor\.in-hand"):
         replay_checked(race.setup, list(race.actions))
-    bad = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
+    bad = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0, weather=False))))
     with pytest.raises(ChampionshipCheckFailure) as caught:
         check_championship_log(bad)
     assert "sponsor.in-hand" in caught.value.rules
@@ -295,7 +295,7 @@ def test_planted_bug_a_sponsor_at_the_wrong_speed_is_caught(
 
 @pytest.mark.rules("sponsor.in-hand", "sponsor.play")
 def test_every_step_of_a_championship_with_sponsor_plays_passes_the_race_checker() -> None:
-    champ = play_championship(1961, 3, 0)
+    champ = play_championship(1961, 3, 0, weather=False)
     plays = 0
     for result in champ.races:
         checker = replay_checked(result.race.setup, list(result.race.actions))
@@ -309,7 +309,7 @@ def test_every_step_of_a_championship_with_sponsor_plays_passes_the_race_checker
 def test_a_log_whose_given_cards_differ_from_the_earned_ones_is_refused() -> None:
     from heatcore.heat.modules.championship.log import replay_championship
 
-    log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
+    log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0, weather=False))))
     actions = log["races"][0]["race"]["actions"]
     given = next(k for k, a in enumerate(actions) if " sponsor " in a)
     swapped = json.loads(json.dumps(log))

@@ -154,6 +154,7 @@ def apply_listed(state: RaceState, action: Action) -> tuple[RaceState, tuple[Eve
     """``apply`` of an action that ``legal_actions(state)`` listed, without checking it again
     (every listed action passes ``check_action``: tests/test_races.py)."""
     events: list[Event] = []
+    before = state
     if isinstance(action, GainSponsor):
         return hooks.gain_sponsor(state, action, events), tuple(events)
     if isinstance(action, Shuffle):
@@ -176,7 +177,8 @@ def apply_listed(state: RaceState, action: Action) -> tuple[RaceState, tuple[Eve
             state = apply_discard(state, turn, action, events)
         elif isinstance(action, ChooseSpeed):
             state = hooks.settle_reveal(state, turn, action.speeds, events)
-    return _advance(state, events), tuple(events)
+    after = _advance(state, events)
+    return hooks.after_apply(before, after), tuple(events)
 
 
 def _start_turn(state: RaceState, events: list[Event]) -> RaceState:

@@ -99,6 +99,8 @@ apply_symbol: HookPoint[[RaceState, Turn, UseSymbol, list[Event]], RaceState] = 
 # --- step 6 (slipstream)
 slipstream_allowed: HookPoint[[RaceState, int], bool] = HookPoint(
     "slipstream-allowed", "slipstream", lambda state, car: True)
+slipstream_bonus: HookPoint[[RaceState, int], int] = HookPoint(
+    "slipstream-bonus", "slipstream", lambda state, car: 0)
 slipstream_extras: HookPoint[[RaceState, int], tuple[int, ...]] = HookPoint(
     "slipstream-extras", "slipstream", lambda state, car: ())
 card_slipstream_extras: HookPoint[[RaceState, int], tuple[int, ...]] = HookPoint(
@@ -132,6 +134,9 @@ check_gain: HookPoint[[RaceState, GainSponsor], None] = HookPoint(
     "check-gain", "engine", _not_in_core("sponsor.in-hand", "a Sponsorship card"))
 gain_sponsor: HookPoint[[RaceState, GainSponsor, list[Event]], RaceState] = HookPoint(
     "gain-sponsor", "engine", _not_in_core("sponsor.in-hand", "a Sponsorship card"))
+
+after_apply: HookPoint[[RaceState, RaceState], RaceState] = HookPoint(
+    "after-apply", "engine", lambda before, after: after)
 
 #: Every hook point, in the order of the steps of a turn.
 HOOK_POINTS: tuple[HookPoint[..., object], ...] = tuple(

@@ -156,7 +156,7 @@ def car_to_dict(index: int, car: Car) -> dict[str, Any]:
 
 
 def _turn_to_dict(turn: Turn, weather: bool, reach: bool = False) -> dict[str, Any]:
-    out = {
+    out: dict[str, Any] = {
         "car": car_name(turn.car), "stage": turn.stage.value,
         "start_position": turn.start_position, "speed": turn.speed, "to_move": turn.to_move,
         "flips_left": turn.flips_left, "adrenaline": turn.adrenaline,
@@ -167,6 +167,8 @@ def _turn_to_dict(turn: Turn, weather: bool, reach: bool = False) -> dict[str, A
         out["sector_cooldown_used"] = turn.sector_cooldown_used
     if reach:  # ruling.setback-corner "checked"
         out["reach"] = turn.reach
+    if turn.chosen:  # Garage: the speeds chosen at the reveal
+        out["chosen"] = list(turn.chosen)
     return out
 
 
@@ -336,7 +338,16 @@ def _turn_from(data: Any, count: int, weather: bool, reach: bool = False) -> Tur
                 adrenaline_cooldown_used=r.get_bool("adrenaline_cooldown_used"),
                 boosted=r.get_bool("boosted"),
                 sector_cooldown_used=r.get_bool("sector_cooldown_used") if weather else False,
-                reach=r.get_int("reach") if reach else 0)
+                reach=r.get_int("reach") if reach else 0,
+                chosen=_chosen_from(r.data.get("chosen", [])))
+
+
+def _chosen_from(data: Any) -> tuple[int, ...]:
+    """turn.chosen (optional, Garage): the speeds chosen at the reveal, each 0-20."""
+    if not isinstance(data, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in data):
+        raise MalformedInput("garage.choose-speed", "turn.chosen must be a list of speeds")
+    return tuple(data)
 
 
 def _modules_from(r: _Reader) -> tuple[str, ...]:

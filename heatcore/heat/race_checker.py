@@ -194,7 +194,8 @@ def _rules_of_action(model: RaceModel, action: Action) -> set[str]:
     if isinstance(action, EndReact):
         return {"react.any-order"}
     if isinstance(action, Slipstream | DeclineSlipstream):
-        near = car.position + 2 > model.board.finish
+        extra = action.extra if isinstance(action, Slipstream) else 0
+        near = car.position + 2 + extra > model.board.finish
         return {"slipstream.not-past-finish"} if near else {"slipstream.eligible"}
     if isinstance(action, Discard):
         return {"discard.optional"}
@@ -466,17 +467,20 @@ class RaceBatch:
 BATCH_PLAYERS = (2, 3, 2, 4, 3, 2, 5, 6)
 
 
-def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = ()) -> RaceBatch:
+def seeded_batch(count: int, seed: int = 0, modules: tuple[str, ...] = (),
+                 policies: list[Policy] | None = None) -> RaceBatch:
     """Play ``count`` one-lap races from seeds ``seed..seed+count-1`` (tracks, player counts
-    and policies cycled: uniform random, aggressive, clutter, mixed, greedy), checking every
-    step with :class:`RaceChecker`. With ``modules``, the races play them (with Legends,
-    one to three players and Legends up to the cycled car count, aggressive every other
-    race; with the Garage, a draft every other race, else the quick start)."""
+    and ``policies`` cycled, by default uniform random, aggressive, clutter, mixed, greedy;
+    heatcore.heat.conformance.module_steering.module_policy seeks the modules' rare choices),
+    checking every step with :class:`RaceChecker`. With ``modules``, the races play them
+    (with Legends, one to three players and Legends up to the cycled car count, aggressive
+    every other race; with the Garage, a draft every other race, else the quick start)."""
     from heatcore.heat.driver import greedy_policy, random_policy
     from heatcore.heat.setup import random_setup
 
-    policies: list[Policy] = [random_policy, aggressive_policy, clutter_policy,
-                              mixed_policy(), greedy_policy]
+    if policies is None:
+        policies = [random_policy, aggressive_policy, clutter_policy, mixed_policy(),
+                    greedy_policy]
     ids = track_ids()
     batch = RaceBatch()
     for k in range(seed, seed + count):

@@ -28,13 +28,18 @@ def adrenaline_count(starting_cars: int) -> int:
 def has_adrenaline(state: RaceState, car: int) -> bool:
     """Whether ``car`` is among the last cars of this round's fixed turn order (every car
     counts, Legends included, for how many: only the players' cars under the alternative
-    "players-only"; a Legend itself never has adrenaline)."""
+    "players-only"; under "last-players" the last players' cars, Legends left out of both
+    the count and the places; a Legend itself never has adrenaline)."""
     if state.cars[car].legend is not None:
         return False
     starting = len(state.cars)
-    if state.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+    literal = state.rulings.chose(LEGEND_ADRENALINE_COUNT, "last-players")
+    if literal or state.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
         starting = sum(c.legend is None for c in state.cars)
-    return state.order.index(car) >= len(state.order) - adrenaline_count(starting)
+    order = state.order
+    if literal:  # seed 003 4.: the last player(s) to move; Legends take no place
+        order = tuple(c for c in order if state.cars[c].legend is None)
+    return order.index(car) >= len(order) - adrenaline_count(starting)
 
 
 @implements("legend.turn-order")

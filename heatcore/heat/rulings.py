@@ -33,10 +33,12 @@ LEGEND_BLOCKED_SPOT = "ruling.legend-blocked-spot"
 LEGEND_ADRENALINE_COUNT = "ruling.legend-adrenaline-count"
 GARAGE_ADJUST = "ruling.garage-adjust"
 GARAGE_SALVAGE = "ruling.garage-salvage-few"
+GARAGE_UNPAID = "ruling.garage-unpaid-heat"
+COOLING_BONUS_SCOPE = "ruling.cooling-bonus-scope"
 #: The switchable rulings of the modules (they change nothing in a core race).
 MODULE_RULINGS = frozenset({COOLING_BONUS_COOLDOWN, SLIPSTREAM_BONUS_PART, FREE_BOOST_ENGINE,
                             LEGEND_BLOCKED_SPOT, LEGEND_ADRENALINE_COUNT, GARAGE_ADJUST,
-                            GARAGE_SALVAGE})
+                            GARAGE_SALVAGE, GARAGE_UNPAID, COOLING_BONUS_SCOPE})
 
 #: Every (ruling, alternative) the engines know how to play, besides the defaults.
 KNOWN_ALTERNATIVES = frozenset({
@@ -55,6 +57,10 @@ KNOWN_ALTERNATIVES = frozenset({
     (LEGEND_ADRENALINE_COUNT, "players-only"),
     (GARAGE_ADJUST, "unclamped"),
     (GARAGE_SALVAGE, "cards-only"),
+    (GARAGE_UNPAID, "speed-kept"),
+    (GARAGE_UNPAID, "speed-out-car-stays"),
+    (COOLING_BONUS_SCOPE, "once-per-sector"),
+    (LEGEND_ADRENALINE_COUNT, "last-players"),
 })
 
 

@@ -44,13 +44,20 @@ def slipstream_choices(state: RaceState, car: int) -> tuple[Slipstream | Decline
 
 
 def check_slipstream(state: RaceState, action: Slipstream | DeclineSlipstream) -> None:
-    """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus."""
+    """Raise IllegalAction unless the slipstream's extra spaces are the sector's bonus and
+    stay within the final finish line."""
     if isinstance(action, Slipstream) and state.garage is not None:
         if action.extra not in hooks.card_slipstream_extras(state, action.car):
             raise IllegalAction("upgrade.slipstream", f"no slipstream of +{action.extra}: the "
                                 "extras are sums of the cards' Slipstream +N and the sector's")
     elif isinstance(action, Slipstream) and action.extra not in (0, *hooks.slipstream_extras(
             state, action.car)):
+        beyond = (state.cars[action.car].position + SLIPSTREAM_SPACES + action.extra
+                  > state.finish_position)
+        if beyond and 0 < action.extra <= hooks.slipstream_bonus(state, action.car):
+            raise IllegalAction("slipstream.not-past-finish", f"a slipstream of "
+                                f"{SLIPSTREAM_SPACES + action.extra} would cross the final "
+                                "finish line")
         raise IllegalAction("road.slipstream-boost",
                             f"no slipstream bonus of +{action.extra} where the car stands")
 

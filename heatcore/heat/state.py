@@ -85,6 +85,9 @@ class Turn:
     #: ruling.setback-corner's alternative "checked" only: the farthest position a move of
     #: this turn aimed at, before placement (0 when the race plays the default).
     reach: int = 0
+    #: Garage only: the speeds chosen at the reveal for the choose-speed cards in play, in
+    #: their play-area order (ruling.garage-unpaid-heat takes an unpaid card's out).
+    chosen: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -824,6 +824,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
     while the others are built). ``stage`` is told each stage of :data:`CASE_STAGES` as it
     starts."""
     from heatcore.heat.conformance.championship_cases import championship_cases, sponsor_cases
+    from heatcore.heat.conformance.fidelity_cases import fidelity_cases
     from heatcore.heat.conformance.mined import MinedCases
     from heatcore.heat.conformance.module_cases import (
         crafted_rule_cases,
@@ -866,6 +867,7 @@ def all_cases(stage: Callable[[str], None] = lambda name: None) -> list[JSON]:
         mined_legend_cases(binding, builder.add)
         mined_module_cases(builder.add)
         crafted_rule_cases(binding, builder.add)
+        fidelity_cases(binding, builder.add)
         stage(CASE_STAGES[6])
         cases = builder.cases + steered_cases(binding)
         stage(CASE_STAGES[7])

@@ -510,8 +510,8 @@ GARAGE_TESTS: dict[str, tuple[str, Test, bool]] = {
     "draft.quick-start": ("A quick-start race: the first plan", _first_plan(False), True),
     "ruling.garage-heat-card": ("A car owns a Heat upgrade: the first plan",
                                 _heat_upgrade_owned, True),
-    "ruling.garage-unpaid-heat": ("An unpaid card is discarded in React, the car keeping "
-                                  "its spaces", _event("upgrade-unpaid"), False),
+    "ruling.garage-unpaid-heat": ("An unpaid card is discarded in React, its speed "
+                                  "leaving the turn", _event("upgrade-unpaid"), False),
     "ruling.garage-plus-at-reveal": ("A + symbol flipped for at reveal",
                                      lambda s, v: _played("boost")(s, v)
                                      and _event("flipped")(s, v), False),

@@ -56,6 +56,7 @@ from heatcore.heat.modules.weather import (
 from heatcore.heat.react import COOLDOWN
 from heatcore.heat.rulings import (
     COOLING_BONUS_COOLDOWN,
+    COOLING_BONUS_SCOPE,
     FREE_BOOST_ENGINE,
     LEGEND_ADRENALINE_COUNT,
     LEGEND_BLOCKED_SPOT,
@@ -80,8 +81,10 @@ class ModuleRace(FastRace):
         "_corner_delta",
         "_effects",
         "_gear_plus_one",
+        "_last_players",
         "_needs_heat",
         "_overheat",
+        "_per_sector",
         "_players",
         "_stay",
         "aggressive",
@@ -110,6 +113,8 @@ class ModuleRace(FastRace):
         self._any_part = rulings.chose(SLIPSTREAM_BONUS_PART, "any-part")
         self._needs_heat = rulings.chose(FREE_BOOST_ENGINE, "needs-heat")
         self._stay = rulings.chose(LEGEND_BLOCKED_SPOT, "stay")
+        self._per_sector = rulings.chose(COOLING_BONUS_SCOPE, "once-per-sector")
+        self._last_players = rulings.chose(LEGEND_ADRENALINE_COUNT, "last-players")
         if any(self.colours):  # Legends take adrenaline places, never adrenaline
             self.adrenaline_cars = self._adrenaline_cars()
 
@@ -144,7 +149,7 @@ class ModuleRace(FastRace):
         """heatcore.heat.rounds.adrenaline_count over every car (Legends count), or over the
         players' cars under the alternative "players-only"."""
         cars = len(self.cars)
-        if self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+        if self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only") or self._last_players:
             cars = self._players
         return 2 if cars >= 5 else 1
 
@@ -225,16 +230,21 @@ class ModuleRace(FastRace):
         return can
 
     # implements: weather.slipstream-boost, road.slipstream-boost,
-    # implements: ruling.slipstream-bonus-all-or-nothing
+    # implements: ruling.slipstream-bonus-all-or-nothing, slipstream.not-past-finish
     def _slipstream_actions(self) -> tuple[Action, ...]:
         """heatcore.heat.slipstream.slipstream_choices: slipstream, slipstream with the sector's
-        bonus (if any), no slipstream."""
+        bonus (if any, and not across the final finish line), no slipstream."""
         effect = self._effect()
         bonus = SLIPSTREAM_BONUS.get(effect, 0) if effect is not None else 0
         index = self.car
-        if not bonus:
-            return (Slipstream(index), DeclineSlipstream(index))
+        room = self.finish - self.cars[index].position - SLIPSTREAM_SPACES
         if self._any_part:  # ruling.slipstream-bonus-all-or-nothing "any-part"
+            bonus = min(bonus, room)
+        elif bonus > room:  # slipstream.not-past-finish: the whole bonus would cross
+            bonus = 0
+        if bonus <= 0:
+            return (Slipstream(index), DeclineSlipstream(index))
+        if self._any_part:
             return (Slipstream(index), *(Slipstream(index, n) for n in range(1, bonus + 1)),
                     DeclineSlipstream(index))
         return (Slipstream(index), Slipstream(index, bonus), DeclineSlipstream(index))
@@ -259,6 +269,25 @@ class ModuleRace(FastRace):
 
     def apply(self, action: Action) -> None:
         """Carry out ``action`` (the modules' actions here, the rest as the core race)."""
+        if self._per_sector and self.sector_cooldown_used:  # ruling.cooling-bonus-scope
+            car, position = self.car, self.cars[self.car].position
+            self._apply(action)
+            self._renew_cooling(car, position)
+        else:
+            self._apply(action)
+
+    # implements: ruling.cooling-bonus-scope, weather.cooling-bonus
+    def _renew_cooling(self, car: int, position: int) -> None:
+        """heatcore.heat.modules.weather.renew_cooling_bonus: under "once-per-sector" a car that
+        used the bonus and moved forward into another sector in its turn may use that one's."""
+        if (self.phase is TURN and self.car == car and self.sector_cooldown_used
+                and self.cars[car].position > position
+                and self.track.sector_of(self.cars[car].position)
+                != self.track.sector_of(position)):
+            self.sector_cooldown_used = False
+
+    def _apply(self, action: Action) -> None:
+        """``apply`` itself."""
         require_action(action)
         if isinstance(action, LegendShuffle):
             self._check_legend_shuffle(action)
@@ -344,6 +373,9 @@ class ModuleRace(FastRace):
         super()._start_turn()
         if self.colours[self.car] is not None:
             self.adrenaline = False
+        elif self._last_players:  # ruling.legend-adrenaline-count "last-players"
+            players = [c for c in self.order if self.colours[c] is None]
+            self.adrenaline = players.index(self.car) >= len(players) - self.adrenaline_cars
 
     # implements: legend.deck, round.sequence
     def _end_round(self) -> None:

@@ -15,9 +15,15 @@ from typing import Any
 
 from heatcore.framework.errors import MalformedInput
 from heatcore.framework.registry import implements, spec_dir
+from heatcore.framework.values import replace
 from heatcore.heat import hooks
 from heatcore.heat.cards import HEAT, canonical, starting_deck
-from heatcore.heat.rulings import COOLING_BONUS_COOLDOWN, FREE_BOOST_ENGINE, SLIPSTREAM_BONUS_PART
+from heatcore.heat.rulings import (
+    COOLING_BONUS_COOLDOWN,
+    COOLING_BONUS_SCOPE,
+    FREE_BOOST_ENGINE,
+    SLIPSTREAM_BONUS_PART,
+)
 from heatcore.heat.state import NO_CHANGES, Changes, Conditions, RaceState
 from heatcore.heat.track import Track
 
@@ -219,16 +225,18 @@ def slipstream_bonus(state: RaceState, car: int) -> int:
 
 
 @implements("weather.slipstream-boost", "road.slipstream-boost",
-            "ruling.slipstream-bonus-all-or-nothing")
+            "ruling.slipstream-bonus-all-or-nothing", "slipstream.not-past-finish")
 def slipstream_extras(state: RaceState, car: int) -> tuple[int, ...]:
     """The extra spaces a slipstream may add where the car stands, ascending: the whole
-    bonus, or under the alternative "any-part" every part of it."""
+    bonus, or under the alternative "any-part" every part of it; never an extra that would
+    take the car across the final finish line (slipstream.not-past-finish)."""
     bonus = slipstream_bonus(state, car)
     if not bonus:
         return ()
+    room = state.finish_position - state.cars[car].position - 2
     if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-        return tuple(range(1, bonus + 1))
-    return (bonus,)
+        return tuple(range(1, min(bonus, room) + 1))
+    return (bonus,) if bonus <= room else ()
 
 
 def corner_token(state: RaceState, number: int) -> str | None:
@@ -257,6 +265,21 @@ def corner_heat(state: RaceState, number: int, excess: int) -> int:
     return max(0, excess)
 
 
+@implements("ruling.cooling-bonus-scope", "weather.cooling-bonus")
+def renew_cooling_bonus(before: RaceState, after: RaceState) -> RaceState:
+    """Under ruling.cooling-bonus-scope's "once-per-sector": the acting car that used the
+    cooling bonus and has moved forward into another sector may use that sector's bonus
+    (the used mark is cleared); by default (once per turn) ``after`` unchanged."""
+    turn, was = after.turn, before.turn
+    if (turn is None or was is None or turn.car != was.car or not turn.sector_cooldown_used
+            or not after.rulings.chose(COOLING_BONUS_SCOPE, "once-per-sector")):
+        return after
+    old, new = before.cars[turn.car].position, after.cars[turn.car].position
+    if new <= old or after.track.sector_of(new) == after.track.sector_of(old):
+        return after
+    return replace(after, turn=replace(turn, sector_cooldown_used=False))
+
+
 # hook points filled (heatcore.heat.hooks)
 hooks.cooldown_allowed.fill("weather", cooldown_allowed)
 hooks.gear_cooldown_bonus.fill("weather", gear_cooldown_bonus)
@@ -265,5 +288,7 @@ hooks.free_boost.fill("weather", free_boost)
 hooks.boost_open.fill("weather", boost_open)
 hooks.slipstream_allowed.fill("weather", slipstream_allowed)
 hooks.slipstream_extras.fill("weather", slipstream_extras)
+hooks.slipstream_bonus.fill("weather", slipstream_bonus)
 hooks.corner_limit.fill("weather", corner_limit)
 hooks.corner_heat.fill("weather", corner_heat)
+hooks.after_apply.fill("weather", renew_cooling_bonus)

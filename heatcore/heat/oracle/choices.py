@@ -78,6 +78,7 @@ class TurnMemory:
     sector_cooldown_used: bool = False
     reach: int = 0  # ruling.setback-corner "checked": the farthest space a move aimed at
     used: Counter[str] = field(default_factory=Counter)  # garage: "CARD SYMBOL" uses
+    chosen: list[tuple[str, int]] = field(default_factory=list)  # garage: (card, speed) picks
 
 
 def sub_multisets(cards: Counter[str], size: int) -> Iterator[tuple[str, ...]]:

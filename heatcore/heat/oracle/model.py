@@ -54,10 +54,12 @@ from heatcore.heat.rulings import (
     BLOCKED_OWN_SPACE,
     CLUTTERED_GEAR,
     COOLING_BONUS_COOLDOWN,
+    COOLING_BONUS_SCOPE,
     FINISHED_DISCARD_DRAW,
     FREE_BOOST_ENGINE,
     GARAGE_ADJUST,
     GARAGE_SALVAGE,
+    GARAGE_UNPAID,
     LEGEND_ADRENALINE_COUNT,
     LEGEND_BLOCKED_SPOT,
     SETBACK_CORNER,
@@ -214,7 +216,10 @@ class RaceModel:
                                 turn.stage.value, turn.cooldown_used, turn.adrenaline_move_used,
                                 turn.adrenaline_cooldown_used, turn.boosted,
                                 turn.sector_cooldown_used, turn.reach,
-                                Counter(state.garage.used) if state.garage else Counter())
+                                Counter(state.garage.used) if state.garage else Counter(),
+                                list(zip((c for c in state.cars[turn.car].played
+                                          if og.is_upgrade(c) and len(og.speeds(c)) > 1),
+                                         turn.chosen, strict=False)))
             if memory.stage not in ("react", "slipstream", "discard") or state.shuffle is not None:
                 raise ValueError("the model starts at a decision (plan, react, slipstream or "
                                  "discard), not inside a flip, a draw or a shuffle")
@@ -322,11 +327,15 @@ class RaceModel:
         """adrenaline.who, adrenaline.count-fixed: the last (or last two, if the race
         started with 5 or more cars) of the round's order."""
         starting = self.starting
-        if self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
+        literal = self.rulings.chose(LEGEND_ADRENALINE_COUNT, "last-players")
+        if literal or self.rulings.chose(LEGEND_ADRENALINE_COUNT, "players-only"):
             starting = sum(colour is None for colour in self.legend)
         count = 2 if starting >= 5 else 1  # ruling.legend-adrenaline-count
         if self.legend[i] is not None:  # legend.turn-order: a place, but no adrenaline
             return False
+        if literal:  # seed 003 4.: the last player(s) to move, Legends taking no place
+            players = [c for c in self.order if self.legend[c] is None]
+            return players.index(i) >= len(players) - count
         return self.order.index(i) >= len(self.order) - count
 
     def _turn(self, i: int, resume: TurnMemory | None) -> Run:
@@ -360,14 +369,14 @@ class RaceModel:
                 turn.stage = "slipstream"
                 extra = slipstream_extra(self._effect(i))
                 offered: set[Action] = {Slipstream(i), DeclineSlipstream(i)}
+                room = self.board.finish - car.position - 2  # slipstream.not-past-finish
                 if self.garage:  # upgrade.slipstream
-                    room = self.board.finish - car.position - 2
                     offered |= {Slipstream(i, e) for e in og.slipstream_sums(
                         extra, car.played, room)}
-                elif extra:
+                elif extra and extra <= room:
                     offered.add(Slipstream(i, extra))
                 if extra and self.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-                    offered |= {Slipstream(i, n) for n in range(1, extra)}
+                    offered |= {Slipstream(i, n) for n in range(1, min(extra, room + 1))}
                 action = yield Decision(i, frozenset(offered),
                                         ("slipstream.eligible", "slipstream.not-past-finish"))
                 if isinstance(action, Slipstream):
@@ -440,6 +449,7 @@ class RaceModel:
                    else og.speeds(c)[0] if og.is_upgrade(c) else core[c].value or 0)
                   for c in car.played]
         car.played = tuple(c for c, _ in values)
+        turn.chosen = [(c, v) for c, v in values if og.is_upgrade(c) and len(og.speeds(c)) > 1]
         turn.speed = sum(v for _, v in values)
         if any(og.is_sponsor(c) for c in car.played):  # sponsor.play: its printed speed
             self._note(i, "speed event:speed", "sponsor.play")
@@ -518,6 +528,7 @@ class RaceModel:
             self._note(i, "engine discard", "upgrade.heat")
             self._emit("paid-heat", i, "upgrade.heat", amount=cost, cause="upgrade", card=card)
             return
+        details = self._unpaid_speed(turn, card)
         played = Counter(car.played)
         played[card] -= 1
         car.played = canon(played)
@@ -527,12 +538,38 @@ class RaceModel:
                 turn.used[use] = min(turn.used[use], played[card])
         turn.used = +turn.used
         self._note(i, "played discard", "upgrade.heat-unpayable")
-        self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card)
+        self._emit("upgrade-unpaid", i, "upgrade.heat-unpayable", card=card, **details)
         turn.stage = "boost"
         found = yield from self._flip(turn, "upgrade.heat-unpayable")
         turn.stage = "react"
         turn.speed += found
         self._move(i, found, "boost", "upgrade.heat-unpayable")
+
+    def _unpaid_speed(self, turn: TurnMemory, card: str) -> dict[str, Any]:
+        """ruling.garage-unpaid-heat (seed 003 5.反應 <3>: the card is replaced by a +):
+        by default its speed (printed, or the lowest chosen for a copy) leaves the turn's
+        speed and the car is placed again that far from its turn's start; the alternatives
+        take the speed only out ("speed-out-car-stays") or nothing ("speed-kept")."""
+        if self.rulings.chose(GARAGE_UNPAID, "speed-kept"):
+            return {}
+        picks = [k for k, (c, _) in enumerate(turn.chosen) if c == card]
+        if picks:
+            gone = min(picks, key=lambda k: turn.chosen[k][1])
+            speed = turn.chosen.pop(gone)[1]
+        else:
+            speed = og.speeds(card)[0]
+        turn.speed -= speed
+        i = turn.car
+        self._note(i, "speed", "upgrade.heat-unpayable", GARAGE_UNPAID)
+        if self.rulings.chose(GARAGE_UNPAID, "speed-out-car-stays"):
+            return {"speed": turn.speed}
+        car = self.cars[i]
+        car.position, car.racing_line = self.board.place(turn.start + turn.speed,
+                                                         self._taken(i))
+        if self.rulings.chose(SETBACK_CORNER, "checked"):
+            turn.reach = turn.start + turn.speed
+        self._note(i, "position racing_line", "upgrade.heat-unpayable", GARAGE_UNPAID)
+        return {"speed": turn.speed, "position": car.position, "racing_line": car.racing_line}
 
     def _flip(self, turn: TurnMemory, rule: str) -> Generator[Pending, Action, int]:
         """Flip until a basic card: its printed value (0 if none is left anywhere)."""
@@ -697,6 +734,13 @@ class RaceModel:
                    racing_line=racing)
         if car.position <= self.board.finish < position:
             self._emit("crossed-finish", i, "finish.line")
+        turn = self.turn
+        if (turn is not None and turn.car == i and turn.sector_cooldown_used
+                and self.weather is not None and position > car.position
+                and self.rulings.chose(COOLING_BONUS_SCOPE, "once-per-sector")
+                and self.weather.sector(self.board, position)
+                != self.weather.sector(self.board, car.position)):
+            turn.sector_cooldown_used = False  # ruling.cooling-bonus-scope: a new sector's
         car.position, car.racing_line = position, racing
 
     def _corners(self, turn: TurnMemory) -> bool:

@@ -43,16 +43,21 @@ class Weather:
         entry = next(w for w in _module("weather")["weather"] if w["id"] == self.token)
         return dict(entry["setup"])
 
-    def sector_effect(self, board: Board, position: int) -> str | None:
-        """road.placement, weather.sector-only: the effect of the sector holding the space of
-        ``position`` (the last corner line behind it; before the first, the last corner's)."""
+    def sector(self, board: Board, position: int) -> int:
+        """road.placement: the sector (0-based corner) holding the space of ``position``
+        (the last corner line behind it; before the first, the last corner's)."""
         space = board.space(position)
         corners = board.track.corners
         index = len(corners) - 1
         for k, (after, _) in enumerate(corners):
             if after < space:
                 index = k
-        token = self.road[index]
+        return index
+
+    def sector_effect(self, board: Board, position: int) -> str | None:
+        """road.placement, weather.sector-only: the effect of the sector holding the space of
+        ``position``."""
+        token = self.road[self.sector(board, position)]
         if token == "weather":
             return str(next(w["sector"] for w in _module("weather")["weather"]
                             if w["id"] == self.token))

@@ -28,9 +28,10 @@ def parser() -> Parser:
                    help="number of players")
     p.add_argument("--seed", type=seed, default=0,
                    help="the seed of every chance outcome and choice")
-    p.add_argument("--weather", action="store_true",
-                   help="play the weather module in every race (weather and road tokens "
-                        "drawn per race)")
+    p.add_argument("--weather", action=argparse.BooleanOptionalAction, default=True,
+                   help="play the weather module in every race, weather and road tokens "
+                        "drawn per race (the default, ruling.championship-weather); "
+                        "--no-weather plays the races without it")
     p.add_argument("--log", metavar="FILE", help="write the championship log here")
     p.add_argument("--replay", metavar="FILE",
                    help="replay this championship log and check its results")

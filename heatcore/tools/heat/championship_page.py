@@ -79,7 +79,7 @@ def page_rst() -> str:
                "discarded to the player's own discard pile (``sponsor.discard``); the cards "
                "still held at the end are shuffled into the player's deck of the next race "
                "(``sponsor.carry-over``). An eliminated car leaves the track at its spin "
-               "(``event.sponsor-withdraws``). The weather module is played on request "
-               "(``heatcore championship --weather``): a weather token and road tokens drawn "
-               "for every race.\n")
+               "(``event.sponsor-withdraws``). Every race plays the weather module, a weather "
+               "token and road tokens drawn for each race (``ruling.championship-weather``; "
+               "``heatcore championship --no-weather`` plays without it).\n")
     return "".join(out)

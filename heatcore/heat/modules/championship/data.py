@@ -23,7 +23,7 @@ BETWEEN_RACES = frozenset({
     "sponsor.given-at-once", "press.corners", "press.sponsor", "event.grandstand",
     "event.speed-record", "event.corruption", "event.title-sponsor", "event.live-tv",
     "ruling.championship-ties", "ruling.press-corner-limit", "ruling.sponsor-deck-empty",
-    "ruling.event-pass-count", "ruling.event-speed-moment"})
+    "ruling.event-pass-count", "ruling.event-speed-moment", "ruling.championship-weather"})
 
 
 @dataclass(frozen=True)

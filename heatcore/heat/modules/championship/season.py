@@ -235,14 +235,15 @@ def _shuffled_decks(race: SeasonRace, upgrades: tuple[tuple[str, ...], ...],
     return tuple(decks)
 
 
-@implements("championship.season", "championship.grid", "championship.carry-over")
+@implements("championship.season", "championship.grid", "championship.carry-over",
+            "ruling.championship-weather")
 def play_championship(year: int, players: int, seed: int, policy: Policy = greedy_policy,
-                      weather: bool = False,
+                      weather: bool = True,
                       progress: Callable[[RaceResult], None] | None = None) -> Championship:
     """Play the season of ``year`` with ``players`` players from ``seed``: ``policy``
     chooses every race action; the first grid, each Garage round (market, and random picks
-    and swap), every deck and every sponsor shuffle, and with ``weather`` each race's
-    weather and road tokens, come from the seed."""
+    and swap), every deck and every sponsor shuffle, and with ``weather`` (the default,
+    ruling.championship-weather) each race's weather and road tokens, come from the seed."""
     check_players(players)
     plan = season(year)
     rng = random.Random(seed)

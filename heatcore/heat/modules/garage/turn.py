@@ -22,6 +22,7 @@ from heatcore.heat.cards import HEAT, STRESS, VALUE, Card, canonical, fixed_card
 from heatcore.heat.modules.garage import symbols as sy
 from heatcore.heat.modules.garage.data import STARTING_UPGRADES, is_sponsor
 from heatcore.heat.modules.garage.data import symbols as vocabulary
+from heatcore.heat.modules.garage.unpaid import take_speed_out
 from heatcore.heat.modules.weather import cooldown_allowed, heat_per_car, slipstream_bonus
 from heatcore.heat.placement import move_car
 from heatcore.heat.rulings import GARAGE_ADJUST, GARAGE_SALVAGE, SLIPSTREAM_BONUS_PART
@@ -82,7 +83,7 @@ def settle_reveal(state: RaceState, turn: Turn, speeds: tuple[int, ...],
     speed = sum(next(chosen) if sy.chooses_speed(c) else VALUE[c] for c in car.played)
     flips = car.played.count(STRESS) + sy.total(car.played, "boost")
     return replace(state, turn=replace(
-        turn, stage=Stage.REVEAL, speed=speed, to_move=speed, flips_left=flips))
+        turn, stage=Stage.REVEAL, speed=speed, to_move=speed, flips_left=flips, chosen=speeds))
 
 
 # ---------------------------------------------------------------- step 5: react
@@ -195,16 +196,19 @@ def apply_symbol(state: RaceState, turn: Turn, action: UseSymbol,
 def resolve_heat(state: RaceState, turn: Turn, card: Card, events: list[Event]) -> RaceState:
     """One card's Heat symbol, resolved when its player chooses in React: paid from the
     engine if it holds the whole amount; else the card leaves the play area for the discard
-    pile and its player flips once for a basic card, as for a + (the car keeps the spaces
-    it has moved). A discarded copy takes its used symbols with it."""
+    pile, with its speed as ruling.garage-unpaid-heat says
+    (heatcore.heat.modules.garage.unpaid), and its player flips once for a basic card, as
+    for a +. A discarded copy takes its used symbols with it."""
     who, car = turn.car, state.cars[turn.car]
     cost = sy.amount(card, "heat")
     paid = sy.pay_heat(car, cost)
     if paid is not None:
         events.append(event("paid-heat", who, amount=cost, cause="upgrade", card=card))
         return state.with_car(who, paid)
-    events.append(event("upgrade-unpaid", who, card=card))
-    car = sy.discard_unpaid(car, card)
+    details: dict[str, object] = {}
+    state, turn = take_speed_out(state, turn, card, details)
+    events.append(event("upgrade-unpaid", who, card=card, **details))
+    car = sy.discard_unpaid(state.cars[who], card)
     garage = _garage(state)
     left = car.played.count(card)
     uses = Counter(garage.used)
@@ -257,11 +261,13 @@ def slipstream_extras(state: RaceState, car: int, bonus: int) -> tuple[int, ...]
 def garage_extras(state: RaceState, car: int) -> tuple[int, ...]:
     """The extra slipstream spaces on offer with the Garage: the sums of the sector's bonus
     and the cards' Slipstream +N (0 included), and under
-    ruling.slipstream-bonus-all-or-nothing's "any-part" each part of the sector's bonus too."""
+    ruling.slipstream-bonus-all-or-nothing's "any-part" each part of the sector's bonus too;
+    none across the final finish line (slipstream.not-past-finish)."""
     bonus = slipstream_bonus(state, car)
     extras = set(slipstream_extras(state, car, bonus))
     if state.rulings.chose(SLIPSTREAM_BONUS_PART, "any-part"):
-        extras |= set(range(1, bonus))
+        room = state.finish_position - state.cars[car].position - 2  # slipstream.move's 2
+        extras |= set(range(1, min(bonus, room + 1)))
     return tuple(sorted(extras))
 
 def adjust(state: RaceState, car: int) -> int:
