@@ -86,6 +86,14 @@ class Unsupported(Exception):
     """A request the adaptation (or this adapter) cannot take; the harness skips it."""
 
 
+class NeedShuffle(Exception):
+    """The adaptation's call stopped at a shuffle whose outcome the harness gives."""
+
+    def __init__(self, call: tuple[int, str, list[Any]], err: JSON) -> None:
+        super().__init__("shuffle")
+        self.call, self.err = call, err
+
+
 class Refused(Exception):
     """The adaptation refuses an action or a state."""
 
@@ -208,6 +216,9 @@ class Adapter:
         self.plans: dict[str, list[int]] = {}  # buffered plans (card ids), by car
         self.played: dict[str, list[int]] = {}  # this round's played card ids, by car
         self.finished_at: dict[str, tuple[int, bool]] = {}
+        self.flip_order: list[int] = []  # card ids kept by flips this round, in flip order
+        self.pending: JSON = None  # the call interrupted by a shuffle
+        self.orders: list[JSON] = []  # the shuffle outcomes given for it
         self.supply_base = 0
         self.stress_base = 0
         self.meta: JSON = {}
@@ -273,6 +284,7 @@ class Adapter:
         sql: list[str] = ["DELETE FROM cards", "DELETE FROM log"]
         next_id = 1
         self.plans, self.played, self.finished_at = {}, {}, {}
+        self.flip_order = []
         order = state["order"]
         cursor = state["cursor"]
         ranking = state["ranking"]
@@ -308,7 +320,7 @@ class Adapter:
                     raise Unsupported("flipped cards in the plan phase")
             elif name == active_car:
                 self.played[name] = add(name, "inplay", car["played"])
-                add(name, "inplay", car["flipped"])
+                self.flip_order = add(name, "inplay", car["flipped"])
             elif car["played"]:
                 if car["flipped"]:
                     raise Unsupported("flipped cards of a car not in its turn")
@@ -400,12 +412,14 @@ class Adapter:
         return sum(1 for c in d["cards"] if int(c["type"]) == 110)
 
     # ------------------------------------------------------------------ read
-    def read(self, plan_cursor: int | None = None) -> JSON:
-        """heatcore's state from the adaptation's tables."""
+    def read(self, plan_cursor: int | None = None, at: JSON = None, shuffle: JSON = None) -> JSON:
+        """heatcore's state from the adaptation's tables (``at``: tables captured at a shuffle,
+        ``shuffle``: that shuffle's location and what was on the stack)."""
         assert self.circuit is not None
-        d = self.w.ok(cmd="dump")["dump"]
+        d = at if at is not None else self.w.ok(cmd="dump")["dump"]
         g = d["globals"]
         st = d["state"]["id"]
+        chance_cid = int(shuffle["location"].rsplit("-", 1)[1]) if shuffle else None
         by_car: dict[int, dict[str, list[tuple[int, int]]]] = {}
         stress = 0
         for c in d["cards"]:
@@ -422,6 +436,8 @@ class Adapter:
         ranking = [car_of(int(x)) for x in (g.get("finishedConstructors") or [])]
         names = [car_of(c) for c in sorted(cons)]
         phase = "plan" if st == ST_PLAN else ("over" if st in ST_OVER else "turn")
+        if shuffle:
+            phase = "turn"
         active = car_of(int(g["activeConstructor"])) if phase == "turn" else None
         cars = []
         for c in sorted(cons):
@@ -441,12 +457,16 @@ class Adapter:
             else:
                 position, racing = self.circuit.to_heat(cell, int(row["turn"]))
             deck = [NAME_OF[t] for _i, _s, t in sorted(piles.get("deck", []), key=lambda x: -x[1])]
+            pile_back: list[str] = []
+            if c == chance_cid:
+                # at the shuffle the adaptation has already moved the discard pile into the deck
+                pile_back, deck = deck, []
             hand_ids = {i: t for i, _s, t in piles.get("hand", [])}
             inplay = {i: t for i, _s, t in piles.get("inplay", [])}
             plan_ids = [int(x) for x in planification.get(str(pid(name)), [])] or self.plans.get(name, [])
             gear = int(row["gear"])
             engine = len(piles.get("engine", []))
-            discard = [NAME_OF[t] for _i, _s, t in piles.get("discard", [])]
+            discard = [NAME_OF[t] for _i, _s, t in piles.get("discard", [])] + pile_back
             played: list[str] = []
             flipped: list[str] = []
             if phase == "plan" or (phase == "turn" and name != active and plan_ids):
@@ -460,12 +480,19 @@ class Adapter:
                     gear = new_gear
             else:
                 mine = set(self.played.get(name, []))
+                kept = []
                 for i, t in inplay.items():
-                    (played if i in mine else flipped).append(NAME_OF[t])
+                    if i in mine:
+                        played.append(NAME_OF[t])
+                    else:
+                        kept.append(i)
+                # heatcore lists the kept flips in the order they were flipped
+                rank = {i: k for k, i in enumerate(self.flip_order)}
+                flipped = [NAME_OF[inplay[i]] for i in sorted(kept, key=lambda i: rank.get(i, len(rank)))]
             cars.append({"id": name, "position": position, "racing_line": racing, "gear": gear,
                          "engine": engine, "hand": canon([NAME_OF[t] for t in hand_ids.values()]),
                          "deck": deck, "discard": canon(discard), "played": canon(played),
-                         "flipped": canon(flipped)})
+                         "flipped": flipped})
             if cell < 0:
                 self.finished_at[name] = (position, racing)
         order = [car_of(int(x)) for x in (g.get("turnOrder") or [])]
@@ -485,12 +512,40 @@ class Adapter:
             ad = ((symbols.get("adrenaline") or {}).get("entries") or {})
             hb = ((symbols.get("heated-boost") or {}).get("entries") or {})
             stage = {ST_REACT: "react", ST_SLIPSTREAM: "slipstream", ST_DISCARD: "discard"}.get(st)
+            if shuffle:
+                stack = shuffle["stack"]
+                # the innermost of the three steps that draw or flip
+                where = {"stReplenish": "replenish", "actReact": "boost", "stReveal": "reveal"}
+                stage = next((where[f] for f in stack if f in where), None)
+                if stage is None or cid(active) != chance_cid:
+                    raise Unsupported(f"a shuffle inside {'/'.join(stack[:6])}")
             if stage is None:
                 raise RuntimeError(f"the adaptation stopped in state {d['state']['name']}")
-            start_cell = self.circuit.upos[2 * int(g["previousPosition"]) + 1]
-            start, _rl = self.circuit.to_heat(start_cell, int(g["previousTurn"]))
-            turn = {"car": active, "stage": stage, "start_position": start, "speed": int(me["speed"]),
-                    "to_move": 0, "flips_left": 0, "adrenaline": "adrenaline" in ad,
+            speed = int(me["speed"])
+            to_move = flips_left = 0
+            adrenaline = "adrenaline" in ad
+            if stage == "reveal":
+                # stReveal flips for each Stress card before anything moves: the speed so far
+                # is the play area's, and the adaptation decides adrenaline only after the move
+                # (stAdrenaline: the last car of the order, the last two from 5 cars on)
+                mine = next(x for x in cars if x["id"] == active)
+                values = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5, "S": 0, "H": 0}
+                speed = to_move = sum(values[x] for x in mine["played"] + mine["flipped"])
+                done = sum(1 for e in d.get("events", []) if e.get("name") == "resolveBoost")
+                flips_left = mine["played"].count("S") - done
+                no = int(me["no"]) + len(ranking)
+                n_all = len(cons)
+                adrenaline = no == n_all - 1 or (no == n_all - 2 and n_all >= 5)
+                start = mine["position"]
+            else:
+                start_cell = self.circuit.upos[2 * int(g["previousPosition"]) + 1]
+                start, _rl = self.circuit.to_heat(start_cell, int(g["previousTurn"]))
+            if stage == "boost":
+                flips_left = 1
+            if stage == "reveal":
+                cd, ad, hb = {}, {}, {}  # the card symbols are still the previous turn's
+            turn = {"car": active, "stage": stage, "start_position": start, "speed": speed,
+                    "to_move": to_move, "flips_left": flips_left, "adrenaline": adrenaline,
                     "cooldown_used": bool((cd.get("gear") or {}).get("used", False)),
                     "adrenaline_move_used": bool((ad.get("adrenaline") or {}).get("used", False)),
                     "adrenaline_cooldown_used": bool((cd.get("adrenaline") or {}).get("used", False)),
@@ -501,17 +556,19 @@ class Adapter:
         out = {"format": "heatcore.state/1", "track": self.meta["track"], "laps": self.meta["laps"],
                "modules": [], "rulings": self.meta["rulings"], "round": rnd, "phase": phase,
                "order": order, "cursor": cursor,
-               "supply": self.supply_base - (stress - self.stress_base), "shuffle": None,
+               "supply": self.supply_base - (stress - self.stress_base),
+               "shuffle": car_of(chance_cid) if shuffle else None,
                "ranking": ranking, "turn": turn, "cars": cars}
         if not out["rulings"]:
             del out["rulings"]
-        self.last_dump = d
+        if not shuffle:
+            self.last_dump = d
         return out
 
     # ------------------------------------------------------------------ legal
     def legal(self) -> list[str]:
         s = self.state
-        if s["phase"] == "over":
+        if s["phase"] == "over" or s.get("shuffle"):
             return []
         if s["phase"] == "plan":
             return self.legal_plans()
@@ -636,6 +693,56 @@ class Adapter:
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: str) -> JSON:
+        try:
+            return self.apply_inner(action)
+        except NeedShuffle as e:
+            return self.enter_chance(e)
+
+    def enter_chance(self, e: "NeedShuffle") -> JSON:
+        """The adaptation stopped at a shuffle: show the chance point and keep the call."""
+        err = e.err
+        at = err["at"]
+        for ev in at.get("events", []):
+            card = (ev.get("args") or {}).get("card")
+            if ev.get("name") == "resolveBoost" and isinstance(card, dict) and int(card["id"]) not in self.flip_order:
+                self.flip_order.append(int(card["id"]))
+        self.state = self.read(at=at, shuffle={"location": err["location"], "stack": at.get("stack", [])})
+        self.pending = {"call": e.call, "location": err["location"]}
+        return self.state
+
+    def shuffle(self, action: str) -> JSON:
+        """The harness's shuffle outcome: hand it to the adaptation's shuffle and run the
+        interrupted call again from where it started (the worker rolled it back)."""
+        words = action.split()
+        car = words[0]
+        if not self.pending or self.state.get("shuffle") != car:
+            raise Refused("illegal-action", f"{action}: no shuffle of {car} is awaited")
+        cards = words[2:]
+        if any(x not in TYPE_OF for x in cards):
+            raise Refused("malformed", f"{action}: unknown card")
+        mine = next(c for c in self.state["cars"] if c["id"] == car)
+        if canon(cards) != canon(mine["discard"]):
+            raise Refused("illegal-action", f"{action}: not the cards of {car}'s discard pile")
+        self.orders.append({"location": self.pending["location"], "types": [TYPE_OF[x] for x in cards]})
+        self.w.ok(cmd="orders", orders=self.orders)
+        player, method, args = self.pending["call"]
+        try:
+            self.check(self.call(player, method, args, action), action)
+        except NeedShuffle as e:
+            if e.err["location"] == self.pending["location"] and len(self.orders) > 4:
+                raise RuntimeError("the adaptation keeps reshuffling") from None
+            return self.enter_chance(e)
+        self.pending = None
+        self.orders = []
+        return self.settle(action)
+
+    def call(self, player: int, method: str, args: list[Any], action: str) -> JSON:
+        r = self.w(cmd="call", player=player, method=method, args=args)
+        if not r.get("ok") and r["error"]["kind"] == "need-shuffle":
+            raise NeedShuffle((player, method, args), r["error"])
+        return r
+
+    def apply_inner(self, action: str) -> JSON:
         s = self.state
         words = action.split()
         if len(words) < 2:
@@ -644,7 +751,9 @@ class Adapter:
         if s["phase"] == "over":
             raise Refused("illegal-action", "the race is over")
         if verb == "shuffle":
-            raise Unsupported("the adaptation reshuffles inside its own draw or flip")
+            return self.shuffle(action)
+        if s.get("shuffle"):
+            raise Refused("illegal-action", f"{action}: a shuffle is awaited")
         if s["phase"] == "plan":
             if car != s["order"][s["cursor"]] or verb != "gear":
                 raise Refused("illegal-action", f"{action}: not the planning car's plan")
@@ -657,7 +766,7 @@ class Adapter:
                 return self.state
             self.played = {c: list(v) for c, v in self.plans.items()}
             for c in s["order"]:
-                r = self.w(cmd="call", player=pid(c), method="actPlan", args=[self.plans[c]])
+                r = self.call(pid(c), "actPlan", [self.plans[c]], action)
                 self.check(r, action)
             self.plans = {}
             return self.settle(action)
@@ -668,20 +777,20 @@ class Adapter:
         rest = words[2:]
         p = pid(car)
         if verb == "cooldown":
-            r = self.w(cmd="call", player=p, method="actReact", args=["cooldown", ["gear"], int(rest[0])])
+            r = self.call(p, "actReact", ["cooldown", ["gear"], int(rest[0])], action)
         elif verb == "adrenaline" and rest == ["cooldown"]:
-            r = self.w(cmd="call", player=p, method="actReact", args=["cooldown", ["adrenaline"], 1])
+            r = self.call(p, "actReact", ["cooldown", ["adrenaline"], 1], action)
         elif verb == "adrenaline" and rest == ["move"]:
-            r = self.w(cmd="call", player=p, method="actReact", args=["adrenaline", ["adrenaline"], None])
+            r = self.call(p, "actReact", ["adrenaline", ["adrenaline"], None], action)
         elif verb == "boost":
-            r = self.w(cmd="call", player=p, method="actReact", args=["heated-boost", ["heated-boost"], None])
+            r = self.call(p, "actReact", ["heated-boost", ["heated-boost"], None], action)
         elif verb == "end":
-            r = self.w(cmd="call", player=p, method="actPassReact", args=[])
+            r = self.call(p, "actPassReact", [], action)
         elif verb == "slipstream":
             n = 2 + (int(rest[0][1:]) if rest else 0)
-            r = self.w(cmd="call", player=p, method="actSlipstream", args=[n])
+            r = self.call(p, "actSlipstream", [n], action)
         elif verb == "no":
-            r = self.w(cmd="call", player=p, method="actSlipstream", args=[0])
+            r = self.call(p, "actSlipstream", [0], action)
         elif verb == "discard":
             chosen = [] if rest == ["nothing"] else rest
             hand = self.hand_ids(car)
@@ -689,7 +798,7 @@ class Adapter:
             for name in chosen:
                 i = next(i for i, n in hand.items() if n == name and i not in ids)
                 ids.append(i)
-            r = self.w(cmd="call", player=p, method="actDiscard", args=[ids])
+            r = self.call(p, "actDiscard", [ids], action)
         else:
             raise Refused("malformed", f"cannot read {action!r}")
         self.check(r, action)
@@ -697,6 +806,10 @@ class Adapter:
 
     def check(self, r: JSON, action: str) -> None:
         if r.get("ok"):
+            for e in r.get("events") or []:
+                card = (e.get("args") or {}).get("card")
+                if e.get("name") == "resolveBoost" and isinstance(card, dict):
+                    self.flip_order.append(int(card["id"]))
             return
         err = r["error"]
         if err["kind"] == "need-shuffle":
@@ -712,7 +825,7 @@ class Adapter:
             st = d["state"]["id"]
             self.last_dump = d
             if st == ST_CHECK_CORNER:
-                r = self.w(cmd="call", player=d["state"]["active"], method="actCheckCorner", args=[])
+                r = self.call(d["state"]["active"], "actCheckCorner", [], action)
                 self.check(r, action)
                 continue
             if st == ST_CHOOSE_SPEED:
@@ -739,16 +852,17 @@ class Adapter:
         car = action.split()[0]
         p = pid(car)
         if action.endswith("end react"):
-            r = self.w(cmd="call", player=p, method="actPassReact", args=[])
+            r = self.call(p, "actPassReact", [], action)
         elif action.endswith("no slipstream"):
-            r = self.w(cmd="call", player=p, method="actSlipstream", args=[0])
+            r = self.call(p, "actSlipstream", [0], action)
         else:
-            r = self.w(cmd="call", player=p, method="actDiscard", args=[[]])
+            r = self.call(p, "actDiscard", [[]], action)
         self.check(r, action)
 
     def new_round(self) -> None:
         self.played = {}
         self.plans = {}
+        self.flip_order = []
 
     # ------------------------------------------------------------------ setup
     def setup(self, setup: JSON) -> JSON:

@@ -32,6 +32,8 @@ require __DIR__ . '/framework.php';
 /** Raised by the shuffle hook when the harness has not given this shuffle's outcome. */
 final class StandinNeedShuffle extends \Exception
 {
+    public array $at = [];
+
     public function __construct(public array $ids, public string $location)
     {
         parent::__construct('shuffle outcome needed');
@@ -73,7 +75,13 @@ final class StandinShuffle
             $a = array_reverse($top);
             return;
         }
-        throw new StandinNeedShuffle($ids, $loc);
+        $e = new StandinNeedShuffle($ids, $loc);
+        // what the tables hold at this moment (the pile to reshuffle is in the deck already),
+        // the notifications so far and the functions on the stack: the chance point's state
+        $e->at = standin_dump(\Bga\Games\Heat\Game::get(), false);
+        $e->at['events'] = StandinNotifications::$events;
+        $e->at['stack'] = array_values(array_filter(array_map(fn($f) => $f['function'] ?? '', debug_backtrace(DEBUG_BACKTRACE_IGNORE_ARGS))));
+        throw $e;
     }
 }
 
@@ -192,12 +200,12 @@ function standin_new(array $req)
     return $game;
 }
 
-function standin_dump(\Bga\Games\Heat\Game $game): array
+function standin_dump(\Bga\Games\Heat\Game $game, bool $withArgs = true): array
 {
     $gs = $game->gamestate;
     $st = $gs->state();
     $args = null;
-    if (isset($st['args'])) {
+    if ($withArgs && isset($st['args'])) {
         $m = $st['args'];
         try {
             $args = $game->$m();
@@ -226,7 +234,7 @@ function standin_error(\Throwable $e): array
         $out['where'] = $e->getFile() . ':' . $e->getLine();
         $out['trace'] = array_slice(explode("\n", $e->getTraceAsString()), 0, 8);
     }
-    if ($e instanceof StandinNeedShuffle) { $out['ids'] = $e->ids; $out['location'] = $e->location; }
+    if ($e instanceof StandinNeedShuffle) { $out['ids'] = $e->ids; $out['location'] = $e->location; $out['at'] = $e->at; }
     return $out;
 }
 
