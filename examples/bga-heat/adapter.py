@@ -57,13 +57,27 @@ RULINGS: dict[str, str] = {
     "ruling.finished-car-discard-draw": "skip",
 }
 
+#: Rulings the adaptation decides as heatcore does, each read in its code (README.md).
+SAME: list[str] = [
+    "ruling.replenish-empty",        # Pieces::pickForLocation draws what exists
+    "ruling.cluttered-gear",         # argsPlanification: clutter judged with the paid shift; actPlan takes any gear
+    "ruling.setback-corner",         # actCheckCorner checks the corners between the turn's start and where the car stands
+    "ruling.spin-discard",           # actCheckCorner goes to ST_DISCARD after a spin too
+    "ruling.finished-car-turn",      # a finished car reacts, keeps its cell until stEndRound, may not slipstream
+    "ruling.simultaneous-planning",  # actPlan for every car, then the reveals
+    "ruling.adrenaline-order",       # stAdrenaline: by the car's number in the order, never passed on
+    "ruling.hand-over-limit",        # Cards::addStress adds to the hand, fillHand draws nothing at 7 or more
+    "ruling.lap-count",              # the number of laps is an option
+    "ruling.discard-pile-order",
+]
+
 HELLO: JSON = {
     "ok": True,
     "protocol": "conform/2",
     "implementation": {"name": "bga-heat (bga-devs/bga-heat) on heatcore's BGA stand-in", "version": "0.1"},
     "ruleset": "heat",
     "compare": ["state", "legal"],
-    "rulings": RULINGS,
+    "rulings": {**{r: "default" for r in SAME}, **RULINGS},
     "tracks": sorted(TRACKS),
     "modules": [],
     "rule_ids": False,
@@ -233,10 +247,12 @@ class Adapter:
         if track not in TRACKS:
             raise Unsupported(f"track {track} is not one of the adaptation's")
         key = (track, players, laps)
+        self.pending, self.orders = None, []
         if orders is None and key in self.pool and self.pool[key].alive():
             self.w = self.pool.pop(key)
             self.pool[key] = self.w
             self.w.ok(cmd="restore")
+            self.w.ok(cmd="orders", orders=[])
             self.circuit = self.circuits[key]
             return None
         self.w = Worker(self.src)
@@ -463,7 +479,9 @@ class Adapter:
                 pile_back, deck = deck, []
             hand_ids = {i: t for i, _s, t in piles.get("hand", [])}
             inplay = {i: t for i, _s, t in piles.get("inplay", [])}
-            plan_ids = [int(x) for x in planification.get(str(pid(name)), [])] or self.plans.get(name, [])
+            # the plans wait in the adapter during the plan phase, in the adaptation after it
+            plan_ids = ([int(x) for x in planification.get(str(pid(name)), [])] if phase == "turn"
+                        else self.plans.get(name, []))
             gear = int(row["gear"])
             engine = len(piles.get("engine", []))
             discard = [NAME_OF[t] for _i, _s, t in piles.get("discard", [])] + pile_back
@@ -524,7 +542,9 @@ class Adapter:
             speed = int(me["speed"])
             to_move = flips_left = 0
             adrenaline = "adrenaline" in ad
-            if stage == "reveal":
+            cluttered = (stage == "replenish" and "stReveal" in shuffle["stack"]
+                         and shuffle["stack"].index("stReveal") > shuffle["stack"].index("stReplenish"))
+            if stage == "reveal" or cluttered:
                 # stReveal flips for each Stress card before anything moves: the speed so far
                 # is the play area's, and the adaptation decides adrenaline only after the move
                 # (stAdrenaline: the last car of the order, the last two from 5 cars on)
@@ -532,7 +552,10 @@ class Adapter:
                 values = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5, "S": 0, "H": 0}
                 speed = to_move = sum(values[x] for x in mine["played"] + mine["flipped"])
                 done = sum(1 for e in d.get("events", []) if e.get("name") == "resolveBoost")
-                flips_left = mine["played"].count("S") - done
+                flips_left = 0 if cluttered else mine["played"].count("S") - done
+                if cluttered:
+                    # a cluttered car goes from its reveal straight to replenish: no speed
+                    speed = to_move = 0
                 no = int(me["no"]) + len(ranking)
                 n_all = len(cons)
                 adrenaline = no == n_all - 1 or (no == n_all - 2 and n_all >= 5)
@@ -542,7 +565,7 @@ class Adapter:
                 start, _rl = self.circuit.to_heat(start_cell, int(g["previousTurn"]))
             if stage == "boost":
                 flips_left = 1
-            if stage == "reveal":
+            if stage == "reveal" or cluttered:
                 cd, ad, hb = {}, {}, {}  # the card symbols are still the previous turn's
             turn = {"car": active, "stage": stage, "start_position": start, "speed": speed,
                     "to_move": to_move, "flips_left": flips_left, "adrenaline": adrenaline,
@@ -869,12 +892,16 @@ class Adapter:
         if setup.get("modules") or setup.get("legends") or setup.get("weather"):
             raise Unsupported("modules are not mapped yet")
         n = setup["players"]
-        grid = [cid(c) for c in setup["grid"]]
+        grid_cids = [cid(c) for c in setup["grid"]]
+        # setupNewGame gives the i-th player (P<i+1>) the i-th number of a shuffled list:
+        # that number is the car's place on the grid
+        grid = [grid_cids.index(i) for i in range(n)]
         orders = [{"location": f"deck-{i}", "types": [TYPE_OF[x] for x in deck]}
                   for i, deck in enumerate(setup["decks"])]
         self.new_table(setup["track"], n, setup["laps"], grid, orders)
         self.plans, self.played, self.finished_at = {}, {}, {}
-        self.meta = {"track": setup["track"], "laps": setup["laps"], "rulings": dict(RULINGS), "modules": []}
+        self.meta = {"track": setup["track"], "laps": setup["laps"], "modules": [],
+                     "rulings": {rid: RULINGS.get(rid, opt) for rid, opt in sorted(DEFAULTS.items())}}
         self.stress_base = self.count_stress()
         # The adaptation has no Stress supply; heatcore's count of a box of 37 is kept beside it.
         self.supply_base = 37 - self.stress_base
