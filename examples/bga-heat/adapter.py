@@ -79,7 +79,7 @@ HELLO: JSON = {
     "compare": ["state", "legal"],
     "rulings": {**{r: "default" for r in SAME}, **RULINGS},
     "tracks": sorted(TRACKS),
-    "modules": [],
+    "modules": ["weather"],
     "rule_ids": False,
 }
 
@@ -94,6 +94,17 @@ def _defaults() -> dict[str, str]:
 
 
 DEFAULTS = _defaults()
+
+
+def _weather_ids() -> tuple[dict[str, int], dict[str, int]]:
+    """The adaptation's numbers of the weather cards and road tokens (spec/modules/weather.json)."""
+    data = json.loads((HERE.parent.parent / "spec" / "modules" / "weather.json").read_text(encoding="utf-8"))
+    return ({w["id"]: int(w["bga_id"]) for w in data["weather"]},
+            {r["id"]: int(r["bga_id"]) for r in data["road"]})
+
+
+WEATHER_CARD, ROAD_TOKEN = _weather_ids()
+COOLING_BONUS_CARDS = {WEATHER_CARD["snow"], WEATHER_CARD["rain"]}
 
 
 class Unsupported(Exception):
@@ -280,17 +291,13 @@ class Adapter:
         return d
 
     def load(self, state: JSON) -> None:
-        if state.get("modules"):
-            raise Unsupported("modules are not mapped yet")
+        modules = state.get("modules") or []
+        if [m for m in modules if m != "weather"]:
+            raise Unsupported(f"module(s) {', '.join(m for m in modules if m != 'weather')} not mapped yet")
         if state.get("shuffle"):
             raise Unsupported("a state waiting for a shuffle: the adaptation reshuffles inside its draw or flip")
-        for rid, opt in (state.get("rulings") or {}).items():
-            mine = RULINGS.get(rid, DEFAULTS.get(rid, "default"))
-            if opt not in ("default", mine):
-                raise Unsupported(f"{rid}={opt}: the adaptation plays {mine}")
-        for rid, opt in RULINGS.items():
-            if (state.get("rulings") or {}).get(rid, "default") != opt:
-                raise Unsupported(f"{rid}: the adaptation plays {opt}")
+        # The state's rulings are taken as they are: the adaptation plays its own way (the
+        # harness skips the cases that depend on a ruling it decides otherwise).
         turn = state.get("turn")
         if state["phase"] == "turn" and turn["stage"] not in ("react", "slipstream", "discard"):
             raise Unsupported(f"a turn at stage {turn['stage']}")
@@ -363,6 +370,14 @@ class Adapter:
             sql.append(f"REPLACE INTO global_variables (name, value) VALUES ('{name}', '{v}')")
 
         order_ids = [cid(c) for c in order]
+        if "weather" in modules:
+            corners = self.circuit.corners
+            road = state["weather"]["road"]
+            if len(road) != len(corners):
+                raise Unsupported("road tokens do not match the adaptation's corners")
+            glob("weatherModule", True)
+            glob("weather", {"card": WEATHER_CARD[state["weather"]["token"]],
+                             "tokens": {str(pos): ROAD_TOKEN[t] for pos, t in zip(corners, road)}})
         glob("round", state["round"])
         glob("turnOrder", order_ids)
         glob("finishedConstructors", [cid(c) for c in ranking])
@@ -401,7 +416,9 @@ class Adapter:
         self.supply_base = state["supply"]
         self.stress_base = self.count_stress()
         self.meta = {"track": state["track"], "laps": state["laps"], "rulings": state.get("rulings", {}),
-                     "modules": state.get("modules", []), "order": list(order), "round": state["round"]}
+                     "modules": list(modules), "order": list(order), "round": state["round"]}
+        if "weather" in modules:
+            self.meta["weather"] = state["weather"]
         self.state = self.read(plan_cursor=cursor if state["phase"] == "plan" else None)
 
     def symbols_for(self, state: JSON, car: JSON, turn: JSON) -> JSON:
@@ -421,7 +438,24 @@ class Adapter:
         if car["gear"] <= 2:
             symbols.setdefault("cooldown", {"entries": {}})["entries"]["gear"] = {"n": 3 if car["gear"] == 1 else 1, "used": turn["cooldown_used"]}
         symbols["heated-boost"] = {"entries": {"heated-boost": {"n": 1, "used": turn["boosted"]}}}
+        if "weather" in (state.get("modules") or []):
+            # stReveal adds a cooling entry per corner whose sector has the cooling bonus
+            assert self.circuit is not None
+            w = state["weather"]
+            sector = self.sector_of(car["position"])
+            for pos, token in zip(self.circuit.corners, w["road"]):
+                if token == "weather" and WEATHER_CARD[w["token"]] in COOLING_BONUS_CARDS:
+                    used = bool(turn.get("sector_cooldown_used")) and pos == sector
+                    symbols.setdefault("cooldown", {"entries": {}})["entries"][f"corner-{pos}"] = {
+                        "cornerPos": pos, "n": 1, "used": used}
         return symbols
+
+    def sector_of(self, position: int) -> int:
+        """The adaptation's sector of a position: its previous corner (Circuit::getPrevCorner)."""
+        assert self.circuit is not None
+        q = (position - 1) % self.circuit.length
+        before = [c for c in self.circuit.corners if c <= q]
+        return before[-1] if before else self.circuit.corners[-1]
 
     def count_stress(self) -> int:
         d = self.w.ok(cmd="dump")["dump"]
@@ -573,17 +607,23 @@ class Adapter:
                     "adrenaline_move_used": bool((ad.get("adrenaline") or {}).get("used", False)),
                     "adrenaline_cooldown_used": bool((cd.get("adrenaline") or {}).get("used", False)),
                     "boosted": bool((hb.get("heated-boost") or {}).get("used", False))}
+            if "weather" in self.meta.get("modules", []):
+                turn["sector_cooldown_used"] = any(
+                    k.startswith("corner-") and v.get("used") for k, v in cd.items())
         else:
             order = []
         rnd = int(g.get("round") or 0)
         out = {"format": "heatcore.state/1", "track": self.meta["track"], "laps": self.meta["laps"],
-               "modules": [], "rulings": self.meta["rulings"], "round": rnd, "phase": phase,
+               "modules": list(self.meta.get("modules", [])), "rulings": self.meta["rulings"],
+               "round": rnd, "phase": phase,
                "order": order, "cursor": cursor,
                "supply": self.supply_base - (stress - self.stress_base),
                "shuffle": car_of(chance_cid) if shuffle else None,
                "ranking": ranking, "turn": turn, "cars": cars}
         if not out["rulings"]:
             del out["rulings"]
+        if "weather" in self.meta:
+            out["weather"] = self.meta["weather"]
         if not shuffle:
             self.last_dump = d
         return out
@@ -627,6 +667,9 @@ class Adapter:
             a = e.get("adrenaline")
             if a and not a.get("used") and a.get("doable", True) and mx >= 1:
                 out.append(f"{car} adrenaline cooldown")
+            if mx >= 1 and any(k.startswith("corner-") and not v.get("used") and v.get("doable", True)
+                               for k, v in e.items()):
+                out.append(f"{car} sector cooldown")
         ad = symbols.get("adrenaline")
         if ad and ad.get("doable", True) and not ad.get("used"):
             out.append(f"{car} adrenaline move")
@@ -805,6 +848,11 @@ class Adapter:
             r = self.call(p, "actReact", ["cooldown", ["adrenaline"], 1], action)
         elif verb == "adrenaline" and rest == ["move"]:
             r = self.call(p, "actReact", ["adrenaline", ["adrenaline"], None], action)
+        elif verb == "sector":
+            entries = (((self.last_dump.get("args") or {}).get("symbols") or {}).get("cooldown") or {}).get("entries") or {}
+            key = next(k for k, v in entries.items()
+                       if k.startswith("corner-") and not v.get("used") and v.get("doable", True))
+            r = self.call(p, "actReact", ["cooldown", [key], 1], action)
         elif verb == "boost":
             r = self.call(p, "actReact", ["heated-boost", ["heated-boost"], None], action)
         elif verb == "end":
@@ -890,7 +938,7 @@ class Adapter:
     # ------------------------------------------------------------------ setup
     def setup(self, setup: JSON) -> JSON:
         if setup.get("modules") or setup.get("legends") or setup.get("weather"):
-            raise Unsupported("modules are not mapped yet")
+            raise Unsupported("a setup with modules: the adaptation draws weather and road tokens itself")
         n = setup["players"]
         grid_cids = [cid(c) for c in setup["grid"]]
         # setupNewGame gives the i-th player (P<i+1>) the i-th number of a shuffled list:
