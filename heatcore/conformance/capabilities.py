@@ -46,7 +46,8 @@ class Capabilities:
         missing = [r for r in rulings if r not in self.rulings]
         if missing:
             return f"ruling(s) not declared: {', '.join(missing)}"
-        other = [f"{r}={self.rulings[r]}" for r in rulings if self.rulings[r] != DEFAULT]
+        other = [f"{r}={self.rulings[r]}" for r in rulings
+                 if _plain(r, self.rulings[r]) != _plain(r, _case_option(state, r))]
         if other:
             return f"ruling(s) decided otherwise: {', '.join(other)}"
         track = track_of(state)
@@ -59,3 +60,21 @@ class Capabilities:
         if extra:
             return f"module(s) not declared: {', '.join(map(str, extra))}"
         return None
+
+
+def _case_option(state: JSON, ruling_id: str) -> str | None:
+    """The option a case's state plays for a ruling (None: not named, so the default)."""
+    options = state.get("rulings") if isinstance(state, dict) else None
+    option = options.get(ruling_id) if isinstance(options, dict) else None
+    return option if isinstance(option, str) else None
+
+
+def _plain(ruling_id: str, option: str | None) -> str:
+    """``DEFAULT`` for a ruling's default however it is named (absent, "default", or the
+    default's own name in spec/rulings.toml), else the alternative's name."""
+    from heatcore.rulings import switches
+
+    choices = switches().get(ruling_id)
+    if option is None or option == DEFAULT or (choices and option == choices[0]):
+        return DEFAULT
+    return option
