@@ -55,11 +55,13 @@ RULINGS: dict[str, str] = {
     "ruling.stress-supply": "unlimited",
     "ruling.blocked-extra-move": "must-gain",
     "ruling.finished-car-discard-draw": "skip",
+    "ruling.blocked-own-space": "stay",
 }
 
 #: Rulings the adaptation decides as heatcore does, each read in its code (README.md).
 SAME: list[str] = [
     "ruling.replenish-empty",        # Pieces::pickForLocation draws what exists
+    "ruling.zero-move",              # Circuit::getReachedCell: a speed of 0 keeps the cell
     "ruling.cluttered-gear",         # argsPlanification: clutter judged with the paid shift; actPlan takes any gear
     "ruling.setback-corner",         # actCheckCorner checks the corners between the turn's start and where the car stands
     "ruling.spin-discard",           # actCheckCorner goes to ST_DISCARD after a spin too
