@@ -379,7 +379,7 @@ class Adapter:
                 raise Unsupported("road tokens do not match the adaptation's corners")
             glob("weatherModule", True)
             glob("weather", {"card": WEATHER_CARD[state["weather"]["token"]],
-                             "tokens": {str(pos): ROAD_TOKEN[t] for pos, t in zip(corners, road)}})
+                             "tokens": {str(pos): ROAD_TOKEN[t] for pos, t in zip(corners, road, strict=True)}})
         glob("round", state["round"])
         glob("turnOrder", order_ids)
         glob("finishedConstructors", [cid(c) for c in ranking])
@@ -429,7 +429,7 @@ class Adapter:
         symbols: JSON = {}
         ids = self.played.get(car["id"], [])
         speeds = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5, "S": 0}
-        for i, name in zip(ids, car["played"]):
+        for i, name in zip(ids, car["played"], strict=True):
             if name == "S":
                 symbols.setdefault("boost", {"entries": {}})["entries"][str(i)] = {"used": True, "n": 1}
             if speeds[name] != 0:
@@ -444,10 +444,10 @@ class Adapter:
             # stReveal adds a cooling entry per corner whose sector has the cooling bonus
             assert self.circuit is not None
             w = state["weather"]
-            sector = self.sector_of(car["position"])
-            for pos, token in zip(self.circuit.corners, w["road"]):
+            for pos, token in zip(self.circuit.corners, w["road"], strict=True):
                 if token == "weather" and WEATHER_CARD[w["token"]] in COOLING_BONUS_CARDS:
-                    used = bool(turn.get("sector_cooldown_used")) and pos == sector
+                    # heatcore keeps one flag for the turn: every cooling entry is used then
+                    used = bool(turn.get("sector_cooldown_used"))
                     symbols.setdefault("cooldown", {"entries": {}})["entries"][f"corner-{pos}"] = {
                         "cornerPos": pos, "n": 1, "used": used}
         return symbols
@@ -486,7 +486,6 @@ class Adapter:
         cons = {int(r["id"]): r for r in d["constructors"]}
         planification = g.get("planification") or {}
         ranking = [car_of(int(x)) for x in (g.get("finishedConstructors") or [])]
-        names = [car_of(c) for c in sorted(cons)]
         phase = "plan" if st == ST_PLAN else ("over" if st in ST_OVER else "turn")
         if shuffle:
             phase = "turn"
@@ -766,7 +765,7 @@ class Adapter:
         except NeedShuffle as e:
             return self.enter_chance(e)
 
-    def enter_chance(self, e: "NeedShuffle") -> JSON:
+    def enter_chance(self, e: NeedShuffle) -> JSON:
         """The adaptation stopped at a shuffle: show the chance point and keep the call."""
         err = e.err
         at = err["at"]
@@ -906,10 +905,9 @@ class Adapter:
             if st in (ST_REACT, ST_SLIPSTREAM, ST_DISCARD):
                 self.state = self.read()
                 acts = self.legal()
-                if len(acts) == 1 and acts[0].split()[1] in ("end", "no", "discard"):
-                    if acts[0].endswith(("end react", "no slipstream", "discard nothing")):
-                        self.apply_pass(acts[0])
-                        continue
+                if len(acts) == 1 and acts[0].endswith(("end react", "no slipstream", "discard nothing")):
+                    self.apply_pass(acts[0])
+                    continue
                 return self.state
             if st == ST_PLAN:
                 self.new_round()

@@ -282,6 +282,8 @@ while (($line = fgets($stdin)) !== false) {
                 StandinShuffle::$orders = $req['orders'];
                 break;
             case 'call':
+                // a player action is a new request to the framework: its per-request counter starts at 0
+                (new \ReflectionProperty(\Bga\Games\Heat\Core\Globals::class, 'recursionPrevention'))->setValue(null, 0);
                 $try = !empty($req['try']);
                 $saved = [$game->gamestate->current, $game->gamestate->activePlayer, $game->gamestate->multiactive, StandinShuffle::$orders];
                 StandinDb::$pdo->exec('SAVEPOINT standin_call');
