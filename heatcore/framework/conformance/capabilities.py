@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from heatcore.framework.conformance.binding import JSON, modules_of, track_of
-from heatcore.framework.registry import DEFAULT_GAME
+from heatcore.framework.registry import DEFAULT_GAME, GAMES, ruleset
 
 #: What the harness can compare; an engine declares a non-empty subset (all by default).
 COMPARABLE = ("state", "legal", "events")
@@ -37,6 +37,15 @@ class Capabilities:
                    modules=tuple(hello.get("modules", [])),
                    rule_ids=bool(hello.get("rule_ids", False)))
 
+    def _plain(self, ruling_id: str, option: str | None) -> str:
+        """``DEFAULT`` for a ruling's default however it is named (absent, "default", or
+        the default's own name in the ruleset's spec), else the alternative's name."""
+        entry = ruleset(self.ruleset).entries.get(ruling_id) if self.ruleset in GAMES else None
+        choices = entry.choices if entry is not None else ()
+        if option is None or option == DEFAULT or (choices and option == choices[0]):
+            return DEFAULT
+        return option
+
     def alternatives(self) -> dict[str, str]:
         """The rulings the engine decides otherwise than heatcore's default."""
         return {r: o for r, o in sorted(self.rulings.items()) if o != DEFAULT}
@@ -48,7 +57,8 @@ class Capabilities:
         missing = [r for r in rulings if r not in self.rulings]
         if missing:
             return f"ruling(s) not declared: {', '.join(missing)}"
-        other = [f"{r}={self.rulings[r]}" for r in rulings if self.rulings[r] != DEFAULT]
+        other = [f"{r}={self.rulings[r]}" for r in rulings
+                 if self._plain(r, self.rulings[r]) != self._plain(r, _case_option(state, r))]
         if other:
             return f"ruling(s) decided otherwise: {', '.join(other)}"
         track = track_of(state)
@@ -58,3 +68,10 @@ class Capabilities:
         if extra:
             return f"module(s) not declared: {', '.join(map(str, extra))}"
         return None
+
+
+def _case_option(state: JSON, ruling_id: str) -> str | None:
+    """The option a case's state plays for a ruling (None: not named, so the default)."""
+    options = state.get("rulings") if isinstance(state, dict) else None
+    option = options.get(ruling_id) if isinstance(options, dict) else None
+    return option if isinstance(option, str) else None
