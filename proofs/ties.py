@@ -86,6 +86,15 @@ TIES: dict[str, str] = {
                      "default and its alternative \"unclamped\" (each against the encoding of it).",
     "garage-unpayable-heat": _MODULES + "the payment of every printed Heat amount from "
                              "every engine 0-7 against heatcore.heat.modules.garage.symbols.",
+    "slipstream-bonus-within-finish": (
+        "Tied to the engine by tests/test_fidelity_heat.py: proofs.slipstream_bonus."
+        "refines_extras compares the encoded extras with the slipstream extras both engines "
+        "offer, at sampled positions near the final line, for every bonus and both "
+        "alternatives of ruling.slipstream-bonus-all-or-nothing."),
+    "garage-unpaid-speed": (
+        "Tied to the engine by tests/test_fidelity_garage_unpaid.py: "
+        "proofs.garage_unpaid.refines_card_speed compares the speed the engine takes out "
+        "for an unpaid Heat card (each card, each chosen speed) with the printed one."),
 }
 
 
