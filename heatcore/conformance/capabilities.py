@@ -4,6 +4,7 @@ modules it follows, whether its refusals name our rule IDs, and which ruleset it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from heatcore.conformance.binding import JSON, track_of
 
@@ -31,6 +32,8 @@ class Capabilities:
         """Read a successful ``start`` reply (already checked against its schema)."""
         raw = hello.get("rulings", [])
         rulings = dict(raw) if isinstance(raw, dict) else {r: DEFAULT for r in raw}
+        named = default_names(str(hello.get("ruleset", ruleset)))
+        rulings = {r: DEFAULT if o == named.get(r) else o for r, o in rulings.items()}
         return cls(ruleset=str(hello.get("ruleset", ruleset)),
                    compare=frozenset(hello.get("compare", COMPARABLE)),
                    rulings=rulings, tracks=tuple(hello.get("tracks", [])),
@@ -42,11 +45,19 @@ class Capabilities:
         return {r: o for r, o in sorted(self.rulings.items()) if o != DEFAULT}
 
     def unsupported(self, state: JSON, rulings: list[str]) -> str | None:
-        """Why a case on ``state`` depending on ``rulings`` cannot be run (None: it can)."""
+        """Why a case on ``state`` depending on ``rulings`` cannot be run (None: it can): a
+        ruling it depends on is not declared, or the engine declares another option than
+        the one the case plays (its state's ``rulings``, else the default)."""
         missing = [r for r in rulings if r not in self.rulings]
         if missing:
             return f"ruling(s) not declared: {', '.join(missing)}"
-        other = [f"{r}={self.rulings[r]}" for r in rulings if self.rulings[r] != DEFAULT]
+        named = default_names(self.ruleset)
+        chosen = state.get("rulings") if isinstance(state, dict) else None
+        chosen = chosen if isinstance(chosen, dict) else {}
+        plays = {r: DEFAULT if chosen.get(r, named.get(r)) in (named.get(r), None, DEFAULT)
+                 else str(chosen[r]) for r in rulings}
+        other = [f"{r}={self.rulings[r]} (the case plays {plays[r]})" for r in rulings
+                 if self.rulings[r] != plays[r]]
         if other:
             return f"ruling(s) decided otherwise: {', '.join(other)}"
         track = track_of(state)
@@ -59,3 +70,16 @@ class Capabilities:
         if extra:
             return f"module(s) not declared: {', '.join(map(str, extra))}"
         return None
+
+
+@cache
+def default_names(ruleset: str) -> dict[str, str]:
+    """Each switchable ruling of ``ruleset`` -> the name of its default option (an engine
+    may declare the default by that name as well as by ``"default"``)."""
+    from heatcore.registry import ruleset as rules
+
+    try:
+        entries = rules(ruleset)
+    except Exception:  # a ruleset without a registry has no switchable rulings
+        return {}
+    return {e.id: e.choices[0] for e in entries if e.kind == "ruling" and e.choices}

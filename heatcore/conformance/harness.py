@@ -30,7 +30,10 @@ from heatcore.conformance.capabilities import Capabilities
 from heatcore.conformance.causes import Divergence
 from heatcore.conformance.fixtures import load_cases
 from heatcore.conformance.protocol import EngineFailure, EngineProcess
+from heatcore.conformance.schema import SchemaError
+from heatcore.conformance.schema import check as check_schema
 from heatcore.conformance.shrink import shortest_suffix
+from heatcore.conformance.variants import Explainer, catalogue, json_distance, rank
 
 #: Engine restarts in a run (per worker) after which the rest of the run is skipped.
 MAX_RESTARTS = 25
@@ -70,6 +73,8 @@ class Outcome:
     seconds: float = 0.0
     #: The ruling alternatives the random races were played under (the engine's declaration).
     race_rulings: dict[str, str] = field(default_factory=dict)
+    #: Per race, in seed order: how far it got and where it first diverged (``race_row``).
+    race_log: list[JSON] = field(default_factory=list)
 
     def add_races(self, part: Outcome) -> None:
         """Add the race results of ``part`` after this one's."""
@@ -82,6 +87,7 @@ class Outcome:
         self.skips.update(part.skips)
         self.engine_failures.extend(part.engine_failures)
         self.restarts += part.restarts
+        self.race_log.extend(part.race_log)
 
     @property
     def ok(self) -> bool:
@@ -242,6 +248,7 @@ class Runner:
         #: The binding's normal form of a state, if it has one (``normal_state``).
         self.normal: Callable[[JSON], JSON] | None = getattr(binding, "normal_state", None)
         self.seen: set[tuple[str, str]] = set()  # causes already shrunk
+        self.explainer: Explainer | None = None  # attribution by replay, made when needed
         self._at = 0  # the plan position being checked in a race
 
     @property
@@ -261,10 +268,67 @@ class Runner:
         rules = list(found.rules)
         if tags and rules == ["round.sequence"]:
             rules = list(tags)  # nothing more specific was found: the case's own rules
+        broken = state_schema_problem(ruleset_of(self.binding), got)
+        if broken:
+            why = f"{why}; {broken}"
         div = Divergence(where, source, rules, found.what, why, state, actions, check, want,
-                         got, step=step, race=race)
+                         got, step=step, race=race, round=_round_of(state))
+        self._explain(div, action, [*rules, *(tags or [])])
         self.outcome.divergences.append(div)
         return div
+
+    def _explain(self, div: Divergence, action: str | None, heuristic: list[str]) -> None:
+        """Charge ``div`` first to the rule of a variant that reproduces the engine's reply
+        (:mod:`heatcore.conformance.variants`), if one does; a variant that only brings the
+        reply closer counts when the field heuristics (``heuristic``) also name its rule."""
+        if self.explainer is None or self.explainer.binding is not self.binding:
+            self.explainer = Explainer(self.binding, catalogue(ruleset_of(self.binding)))
+        if not self.explainer.variants:
+            return
+        check, compare, normal = div.check, self.caps.compare, self.normal
+        state, got = div.state, div.actual
+
+        def observe(reference: Binding) -> JSON:
+            try:
+                if check == "legal":
+                    return {"actions": sorted(reference.legal(state))}
+                if check == "setup":
+                    return {"state": reference.setup(state)}
+                if check == "load":
+                    reference.load(state)
+                    return {"ok": True}
+                after, events = reference.apply(state, str(action))
+                return _want_view({"state": after, "events": events}, "apply", compare)
+            except Rejected as error:
+                return {"error": {"kind": error.kind, "rule": error.rule}}
+
+        def distance(view: JSON) -> int:
+            if "error" in view or "error" in got:
+                if "error" in view and "error" in got:
+                    return 0 if (got["error"] or {}).get("kind") == view["error"]["kind"] \
+                        else 1
+                return 1_000_000
+            if check == "legal":
+                return len(set(view["actions"]) ^ set(got["actions"]))
+            if normal is not None:
+                view = {k: normal(v) if k == "state" else v for k, v in view.items()}
+                other = {k: normal(v) if k == "state" else v for k, v in got.items()}
+                return json_distance(view, other)
+            return json_distance(view, got)
+
+        try:
+            baseline = distance(div.expected)
+        except (KeyError, TypeError):
+            return
+        found = [(d, v) for d, v in self.explainer.explain(observe, distance, baseline)
+                 if d == 0 or v.rule in heuristic]  # a partial match must agree with them
+        if not found:
+            return
+        ranked = rank(found, heuristic)
+        best = ranked[0]
+        self.explainer.remember(best)
+        div.rules = list(dict.fromkeys([best.rule, *heuristic]))
+        div.variant, div.variant_what = best.name, best.what
 
     # ------------------------------------------------------------ the corpus
 
@@ -396,6 +460,8 @@ class Runner:
             if position < len(plan):
                 load = race.steps[plan[position][0]].before
         self.outcome.steps += len(race.steps)
+        reached = len(race.steps) if position >= len(plan) else plan[position][0]
+        self.outcome.race_log.append(race_row(race, reached, self.outcome.divergences[before:]))
         if failures >= RACE_FAILURES:
             self.outcome.races_failed += 1
             self.outcome.skips["race: rest of a race after repeated engine failures"] += 1
@@ -489,6 +555,44 @@ class Runner:
         if start is None:
             div.reason += " (did not reproduce from a loaded state)"
             div.shrunk = False
+
+
+#: The schema (spec/schemas/NAME.schema.json) of each ruleset's states.
+STATE_SCHEMAS = {"heat": "heat-state", "rallyman-gt": "rallyman-gt-state"}
+
+
+def state_schema_problem(ruleset: str, view: JSON) -> str:
+    """Where the state of a reply view breaks its ruleset's state schema ("" if it does
+    not, or there is none). Only states that differ from the reference's are checked:
+    the reference's own states match their schema (tests/test_conform_contract.py)."""
+    name = STATE_SCHEMAS.get(ruleset)
+    state = view.get("state") if isinstance(view, dict) else None
+    if name is None or not isinstance(state, dict):
+        return ""
+    try:
+        check_schema(name, state)
+    except SchemaError as error:
+        return f"the reply's state breaks {name}.schema.json at {error.where}"
+    except Exception:  # no such schema
+        return ""
+    return ""
+
+
+def race_row(race: RandomRace, reached: int, found: list[Divergence]) -> JSON:
+    """One race of the report: its seed and label, its length in steps and rounds, how far
+    the check got, and its divergences (the first one's step and round)."""
+    last = race.steps[-1].after if race.steps else race.start
+    row: JSON = {"seed": race.seed, "label": race.label, "steps": len(race.steps),
+                 "rounds": _round_of(last), "reached": reached, "divergences": len(found)}
+    if found:
+        row["first"] = {"step": found[0].step, "round": found[0].round}
+    return row
+
+
+def _round_of(state: JSON) -> int | None:
+    """The round a state names (``round``), if any."""
+    value = state.get("round") if isinstance(state, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _next_step(plan: list[tuple[int, str, str | None, JSON]], position: int) -> int:
@@ -664,9 +768,23 @@ def _report_folder(folder: Path) -> str | None:
 
     if not os.access(probe, os.W_OK | os.X_OK):
         return f"{probe} is not writable"
-    for name in ("report.json", "report.md"):
+    for name in ("report.json", "report.md", "report.html"):
         if (folder / name).is_dir():
             return f"{folder / name} is a folder"
+    return _probe_write(folder)
+
+
+def _probe_write(folder: Path) -> str | None:
+    """Create ``folder`` if needed and write (then remove) a probe file in it: why that
+    fails, or None (permissions alone do not tell: root, read-only file systems)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".conform-probe-"):
+            pass
+    except OSError as error:
+        return f"{folder}: {error.strerror or error}"
     return None
 
 
@@ -725,7 +843,12 @@ def perft_main(binding: Binding, command: list[str], args: Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
-    from heatcore.conformance.reports import report_json, report_markdown, summary_lines
+    from heatcore.conformance.reports import (
+        report_json,
+        report_markdown,
+        report_page,
+        summary_lines,
+    )
     from heatcore.files import write_atomic
 
     parser = Parser("heatcore conform", description="Check another engine against heatcore.")
@@ -832,6 +955,7 @@ def main(argv: list[str]) -> int:
         args.report.mkdir(parents=True, exist_ok=True)
         write_atomic(args.report / "report.json", json.dumps(report, indent=1) + "\n")
         write_atomic(args.report / "report.md", report_markdown(report, args.impl))
+        write_atomic(args.report / "report.html", report_page(report, args.impl))
     for line in summary_lines(report, args.impl, args.workers):
         print(line)
     if args.report is not None:
