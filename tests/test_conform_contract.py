@@ -226,3 +226,16 @@ def test_an_unwritable_report_folder_is_refused_in_one_line(
                          "--report", "/proc/no-such-folder/out"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write --report" in err
+
+
+@pytest.mark.rules("rgt.turn.sequence")
+def test_the_rallyman_template_adapter_starts_and_is_checked_with_everything_skipped(
+        tmp_path: Path) -> None:
+    template = Path(__file__).resolve().parent.parent / "examples" / "adapters" / "python" \
+        / "rallyman_template.py"
+    code = conform_main(["--ruleset", "rallyman-gt", "--impl", f"{sys.executable} {template}",
+                         "--races", "1", "--report", str(tmp_path)])
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert code == 0 and report["declared"]["ruleset"] == "rallyman-gt"
+    assert report["cases"]["pass"] == 0 and report["cases"]["skip"] > 100
+    assert report["skipped"]["load: load is not implemented"] > 0
