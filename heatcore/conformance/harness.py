@@ -112,6 +112,8 @@ class Session:
         self.protocol = PROTOCOL
         self.started = 0
         self.gave_up: str | None = None
+        #: The versions asked for at ``start``, in turn while the engine declines them.
+        self.versions: tuple[str, ...] = (PROTOCOL, CORE_PROTOCOL)
 
     def get(self) -> EngineProcess:
         """The running engine, started (again) if needed."""
@@ -127,16 +129,18 @@ class Session:
         self.started += 1
         self.engine = EngineProcess(self.argv, timeout=max(self.timeout, START_TIMEOUT),
                                     memory_mb=self.memory_mb)
-        version = PROTOCOL
+        version = self.versions[0]
         reply = self._hello(version)
-        if not reply.get("ok") and unsupported(reply) is not None:
-            version = CORE_PROTOCOL  # an engine of the earlier version: the core race only
+        for earlier in self.versions[1:]:  # an engine of an earlier version: what it plays
+            if reply.get("ok") or unsupported(reply) is None:
+                break
+            version = earlier
             reply = self._hello(version)
         self.engine.timeout = self.timeout
         if not reply.get("ok"):
             raise EngineFailure("refused-start", f"start refused: {reply.get('error')}")
-        if reply.get("protocol") == CORE_PROTOCOL:  # answered in the earlier version
-            version = CORE_PROTOCOL
+        if reply.get("protocol") in self.versions[self.versions.index(version) + 1:]:
+            version = str(reply["protocol"])  # answered in an earlier version
         if reply.get("protocol") != version:
             raise EngineFailure("refused-start", f"engine speaks {reply.get('protocol')}")
         self.hello = reply
@@ -651,6 +655,9 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 runner.run_case(case)
                 if progress and (number % 25 == 0 or number == len(cases)):
                     progress("cases", number, len(cases), len(outcome.divergences))
+        if "championship" in session.caps.modules and \
+                getattr(binding, "championship", None) is not None:
+            run_championship(binding, argv, timeout, memory_mb, outcome)
         if unplayable is not None and races > 0:
             outcome.races_skipped += races
             outcome.skips[f"races: {unplayable}"] += races
@@ -674,6 +681,58 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 progress("races", done, races, len(outcome.divergences))
     outcome.seconds = time.perf_counter() - began
     return outcome
+
+
+def run_championship(binding: Binding, argv: list[str], timeout: float,
+                     memory_mb: int | None, outcome: Outcome) -> None:
+    """Check the engine's answers to the ``championship`` requests of seeded championships
+    (:mod:`heatcore.conformance.championship_protocol`) in a ``conform/3`` session of its
+    own; each request counts as a case. An engine that does not speak ``conform/3`` has them
+    skipped with that reason."""
+    from heatcore.conformance.championship_protocol import CHAMPIONSHIP_PROTOCOL, checks
+
+    todo = checks()
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
+    session.versions = (CHAMPIONSHIP_PROTOCOL,)
+    runner = Runner(binding, session, outcome)
+    try:
+        engine = session.get()
+    except EngineFailure as error:
+        session.close()
+        for check in todo:
+            outcome.case_rules[check.where] = list(check.rules)
+            runner._skip(check.where, f"championship: {CHAMPIONSHIP_PROTOCOL} not spoken "
+                                      f"({error.detail[:120]})")
+        return
+    try:
+        for check in todo:
+            outcome.case_rules[check.where] = list(check.rules)
+            try:
+                reply = engine.request(check.request)
+            except EngineFailure as error:
+                runner._failure(check.where, error)
+                outcome.case_results[check.where] = "fail"
+                return
+            reason = unsupported(reply)
+            if reason is not None:
+                runner._skip(check.where, f"championship: {reason}")
+                continue
+            got = {k: v for k, v in reply.items() if k != "ok"} if reply.get("ok") else \
+                {"error": reply.get("error")}
+            if got == check.expected:
+                outcome.case_results[check.where] = "pass"
+                continue
+            outcome.case_results[check.where] = "fail"
+            ask = check.request["ask"]
+            keys = sorted(k for k in set(got) | set(check.expected)
+                          if got.get(k) != check.expected.get(k))
+            what = f"the `{ask}` answer differs at `{keys[0] if keys else '$'}`"
+            outcome.divergences.append(Divergence(
+                check.where, "case", list(check.rules), what,
+                "the engine answers a championship request otherwise", check.request, [],
+                "championship", check.expected, got))
+    finally:
+        session.close()
 
 
 def race_binding(binding: Binding, caps: Capabilities) -> tuple[Binding, str | None]:

@@ -190,6 +190,12 @@ class HeatBinding(ReferenceBinding):
         entries: list[JSON] = load_reference()["entries"]
         return entries
 
+    def championship(self, request: JSON) -> JSON:
+        """The answer to a ``championship`` request (conform/3), or Rejected."""
+        from heatcore.conformance.championship_protocol import answer
+
+        return answer(request)
+
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
         """The rule IDs behind a difference, most likely first, and what differs (states

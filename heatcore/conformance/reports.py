@@ -101,6 +101,11 @@ def _short(value: JSON) -> str:
 def repro_lines(div: Divergence, ruleset: str = "heat",
                 protocol: str = PROTOCOL) -> list[JSON]:
     """The protocol requests (in ``protocol``) that reproduce a divergence."""
+    if div.check == "championship":  # the request itself, in the version that carries it
+        from heatcore.conformance import CHAMPIONSHIP_PROTOCOL
+
+        return [{"op": "start", "protocol": CHAMPIONSHIP_PROTOCOL, "ruleset": ruleset},
+                div.state, {"op": "stop"}]
     lines: list[JSON] = [{"op": "start", "protocol": protocol, "ruleset": ruleset}]
     if div.check == "setup":
         lines.append({"op": "setup", "setup": div.state})
