@@ -8,7 +8,8 @@ Each planted engine is heatcore with one rule broken, speaking the protocol: the
 mutants (``heatcore.conformance.mutants``: BROKEN and PLANTED; ``heatcore.rallyman.mutants``)
 and the benchmark's planted variants (``python -m heatcore.conformance.mutants.planted
 RULE#N``: every module variant of :mod:`heatcore.conformance.heat_variants`, weather, road
-conditions, Legends and Garage, and a few core ones). Each is checked by ``conform`` (the
+conditions, Legends and Garage, and a few core ones; ``python -m heatcore.rallyman.planted
+NAME``: Rallyman GT rules the shipped mutants leave alone). Each is checked by ``conform`` (the
 ruleset's whole corpus and ``--races`` random races) and scores when the report's first
 cause names the broken rule; it shows as one defect when the report has exactly one.
 
@@ -37,6 +38,7 @@ from heatcore.conformance.reports import report_json
 from heatcore.conformance.variants import Variant
 from heatcore.files import write_atomic
 from heatcore.rallyman.mutants import BROKEN as RALLYMAN_BROKEN
+from heatcore.rallyman.planted import BROKEN as RALLYMAN_PLANTED
 
 TARGET = 0.80
 #: Core variants the benchmark also plants (their rules have no shipped mutant).
@@ -69,20 +71,22 @@ def engines() -> list[Engine]:
     names += [(name, name.split("#")[0]) for name in CORE_PLANTED]
     out += [Engine(name, (py, "-m", "heatcore.conformance.mutants.planted", name), "heat",
                    rule, False) for name, rule in names]
+    out += [Engine(name, (py, "-m", "heatcore.rallyman.planted", name), "rallyman-gt", rule,
+                   False) for name, rule in RALLYMAN_PLANTED.items()]
     return out
 
 
 def check(engine: Engine, races: int, mode: str) -> dict[str, Any]:
     """Run ``conform`` on one planted engine; what its report's first cause names."""
     binding = load_binding(engine.ruleset)
-    original = harness.catalogue
+    original = vars(harness)["catalogue"]
 
     def library(ruleset: str) -> Sequence[Variant]:
         if mode == "heuristics":
             return ()
         return [v for v in original(ruleset) if mode == "full" or v.rule != engine.rule]
 
-    harness.catalogue = library  # type: ignore[assignment]
+    vars(harness)["catalogue"] = library
     began = time.perf_counter()
     try:
         outcome = harness.run(binding, list(engine.argv), races,
@@ -91,7 +95,7 @@ def check(engine: Engine, races: int, mode: str) -> dict[str, Any]:
         return {"engine": engine.label, "rule": engine.rule, "error": str(error),
                 "named": False, "one_defect": False, "caught": False}
     finally:
-        harness.catalogue = original  # type: ignore[assignment]
+        vars(harness)["catalogue"] = original
     report = report_json(outcome, binding, " ".join(engine.argv))
     causes, defects = report["causes"], report["defects"]
     first = causes[0]["rule"] if causes else None
@@ -107,7 +111,11 @@ def measure(races: int, mode: str, tiny: bool = False) -> dict[str, Any]:
     if tiny:
         chosen = [chosen[0], next(e for e in chosen if e.ruleset == "rallyman-gt"),
                   next(e for e in chosen if not e.shipped)]
-    rows = [check(e, races, mode) for e in chosen]
+    rows = []
+    for number, engine in enumerate(chosen, 1):
+        rows.append(check(engine, races, mode))
+        print(f"  [{number}/{len(chosen)}] {engine.label}: first {rows[-1].get('first')}, "
+              f"{rows[-1].get('defects')} defect(s)", file=sys.stderr, flush=True)
     named = sum(r["named"] for r in rows)
     one = sum(r["one_defect"] for r in rows)
     new = [r for r in rows if not r.get("shipped", True)]
