@@ -81,7 +81,7 @@ def test_a_ruling_default_declared_by_its_own_name_is_the_default() -> None:
 
 @pytest.mark.rules("ruling.stress-supply")
 def test_cases_are_selected_by_the_alternative_they_play() -> None:
-    default = Capabilities.from_hello({"rulings": ["ruling.stress-supply"]}, "heat")
+    default = Capabilities.from_hello({"rulings": {"ruling.stress-supply": "default"}}, "heat")
     unlimited = Capabilities.from_hello({"rulings": {"ruling.stress-supply": "unlimited"}},
                                         "heat")
     plays_unlimited = {"rulings": {"ruling.stress-supply": "unlimited"}}
@@ -91,6 +91,10 @@ def test_cases_are_selected_by_the_alternative_they_play() -> None:
     assert "the case plays unlimited" in str(default.unsupported(plays_unlimited, needs))
     assert unlimited.unsupported(plays_unlimited, needs) is None
     assert "the case plays default" in str(unlimited.unsupported(plays_box, needs))
+    # declared by ID alone: decided as heatcore decides, by the state, so every case runs
+    as_stated = Capabilities.from_hello({"rulings": ["ruling.stress-supply"]}, "heat")
+    assert as_stated.unsupported(plays_unlimited, needs) is None
+    assert as_stated.unsupported(plays_box, needs) is None
 
 
 @pytest.mark.rules("round.sequence")

@@ -26,6 +26,9 @@ class Capabilities:
     tracks: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
     rule_ids: bool = False
+    #: The rulings declared by ID alone (a list): decided as heatcore decides them, which is
+    #: by the state's ``rulings`` object, so every case of theirs is run.
+    as_stated: frozenset[str] = frozenset()
 
     @classmethod
     def from_hello(cls, hello: JSON, ruleset: str) -> Capabilities:
@@ -38,7 +41,8 @@ class Capabilities:
                    compare=frozenset(hello.get("compare", COMPARABLE)),
                    rulings=rulings, tracks=tuple(hello.get("tracks", [])),
                    modules=tuple(hello.get("modules", [])),
-                   rule_ids=bool(hello.get("rule_ids", False)))
+                   rule_ids=bool(hello.get("rule_ids", False)),
+                   as_stated=frozenset() if isinstance(raw, dict) else frozenset(raw))
 
     def alternatives(self) -> dict[str, str]:
         """The rulings the engine decides otherwise than heatcore's default."""
@@ -46,8 +50,9 @@ class Capabilities:
 
     def unsupported(self, state: JSON, rulings: list[str]) -> str | None:
         """Why a case on ``state`` depending on ``rulings`` cannot be run (None: it can): a
-        ruling it depends on is not declared, or the engine declares another option than
-        the one the case plays (its state's ``rulings``, else the default)."""
+        ruling it depends on is not declared, or the engine declares (by an object) another
+        option than the one the case plays (its state's ``rulings``, else the default). A
+        ruling declared by ID alone is decided as heatcore decides it: by the state."""
         missing = [r for r in rulings if r not in self.rulings]
         if missing:
             return f"ruling(s) not declared: {', '.join(missing)}"
@@ -57,7 +62,7 @@ class Capabilities:
         plays = {r: DEFAULT if chosen.get(r, named.get(r)) in (named.get(r), None, DEFAULT)
                  else str(chosen[r]) for r in rulings}
         other = [f"{r}={self.rulings[r]} (the case plays {plays[r]})" for r in rulings
-                 if self.rulings[r] != plays[r]]
+                 if r not in self.as_stated and self.rulings[r] != plays[r]]
         if other:
             return f"ruling(s) decided otherwise: {', '.join(other)}"
         track = track_of(state)
