@@ -10,8 +10,10 @@ and the benchmark's planted variants (``python -m heatcore.conformance.mutants.p
 RULE#N``: every module variant of :mod:`heatcore.conformance.heat_variants`, weather, road
 conditions, Legends and Garage, and a few core ones; ``python -m heatcore.rallyman.planted
 NAME``: Rallyman GT rules the shipped mutants leave alone). Each is checked by ``conform`` (the
-ruleset's whole corpus and ``--races`` random races) and scores when the report's first
-cause names the broken rule; it shows as one defect when the report has exactly one.
+ruleset's whole corpus and ``--races`` random races, 8 by default, from seed 10013 for Heat
+so that every module is played) and scores when the report's first cause names the broken
+rule; it shows as one defect when the report has exactly one. Three weather variants that
+only accept a setup the rules refuse are left out (``INPUT_ONLY``): conform never sends one.
 
 ``--mode``: ``full`` attributes with the whole variant catalogue; ``held-out`` with every
 variant of the broken rule taken out of it (the rule must then come from the field
@@ -41,6 +43,12 @@ from heatcore.rallyman.mutants import BROKEN as RALLYMAN_BROKEN
 from heatcore.rallyman.planted import BROKEN as RALLYMAN_PLANTED
 
 TARGET = 0.80
+#: The first race seed of the Heat engines: races 10013-10016 play Legends and the Garage,
+#: 10017-10020 the weather too (``HeatBinding.race_options``), so every module is met.
+HEAT_SEED = 10_013
+#: Variants left out: they only make the engine accept a setup the rules refuse, and
+#: ``conform`` never sends a setup the rules refuse (a limit of the kit, not of attribution).
+INPUT_ONLY = ("weather.module#1", "weather.draw#1", "road.draw#1")
 #: Core variants the benchmark also plants (their rules have no shipped mutant).
 CORE_PLANTED = ("replenish.cleanup#1", "deck.reshuffle#1", "finish.ranking#1", "move.exact#1")
 
@@ -68,6 +76,7 @@ def engines() -> list[Engine]:
     for planted in (*MODULE_PLANTED, *GARAGE_PLANTED):
         n = counts[planted.rule] = counts.get(planted.rule, 0) + 1
         names.append((f"{planted.rule}#{n}", planted.rule))
+    names = [(name, rule) for name, rule in names if name not in INPUT_ONLY]
     names += [(name, name.split("#")[0]) for name in CORE_PLANTED]
     out += [Engine(name, (py, "-m", "heatcore.conformance.mutants.planted", name), "heat",
                    rule, False) for name, rule in names]
@@ -90,7 +99,9 @@ def check(engine: Engine, races: int, mode: str) -> dict[str, Any]:
     began = time.perf_counter()
     try:
         outcome = harness.run(binding, list(engine.argv), races,
-                              default_fixtures(engine.ruleset), timeout=20.0)
+                              default_fixtures(engine.ruleset), timeout=20.0,
+                              seed_base=HEAT_SEED if engine.ruleset == "heat" else
+                              harness.RACE_SEED_BASE)
     except harness.CannotStart as error:
         return {"engine": engine.label, "rule": engine.rule, "error": str(error),
                 "named": False, "one_defect": False, "caught": False}
@@ -140,7 +151,7 @@ def table(figures: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.bench_attribution")
-    parser.add_argument("--races", type=int, default=4)
+    parser.add_argument("--races", type=int, default=8)
     parser.add_argument("--mode", choices=("full", "held-out", "heuristics"), default="full")
     parser.add_argument("--tiny", action="store_true")
     parser.add_argument("--json", type=Path, default=None)

@@ -15,6 +15,7 @@ their tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from heatcore.championship import changes as changes_module
@@ -200,7 +201,12 @@ CHAMPIONSHIPS = ((1961, 3, 1), (1962, 4, 2), (1963, 5, 3))
 def checks(championships: tuple[tuple[int, int, int], ...] = CHAMPIONSHIPS) -> list[Check]:
     """The asks of each seeded championship played by heatcore: its season, then per race
     the event's changes, the press corners, the Garage round before it, the Sponsorship cards
-    it earns, its points, and the standings and grid after it."""
+    it earns, its points, and the standings and grid after it (played once per process)."""
+    return list(_checks(championships))
+
+
+@cache
+def _checks(championships: tuple[tuple[int, int, int], ...]) -> tuple[Check, ...]:
     from heatcore.championship.garage import full_pool
     from heatcore.championship.season import play_championship
     from heatcore.notation import setup_to_dict
@@ -239,7 +245,7 @@ def checks(championships: tuple[tuple[int, int, int], ...] = CHAMPIONSHIPS) -> l
                 "eliminated": [_name(c) for c in result.eliminated]})
             add(f"{at}: standings", {"ask": "standings", "totals": list(result.totals),
                                      "last_order": [_name(c) for c in result.order]})
-    return out
+    return tuple(out)
 
 
 def _until_over(race: Any) -> list[str]:

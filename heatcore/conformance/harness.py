@@ -12,6 +12,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+import threading
 import time
 from argparse import Namespace
 from collections import Counter
@@ -618,6 +619,12 @@ def start_engine(session: Session) -> None:
         raise CannotStart(f"{error.detail}{last}") from None
 
 
+#: One run at a time in a process: attribution by replay plants variants in the reference's
+#: modules for a moment (:mod:`heatcore.conformance.variants`), which another run's thread
+#: must not see.
+RUN_LOCK = threading.Lock()
+
+
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
         progress: Progress | None = None, workers: int = 1,
@@ -628,7 +635,17 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
     The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
     ``workers`` pool processes (or, with ``scheduler``, Dask workers: see
     :mod:`heatcore.cluster`), each on a contiguous run of seeds with its own engine
-    subprocess, and their results are merged in seed order."""
+    subprocess, and their results are merged in seed order. Runs in threads of one process
+    take turns (``RUN_LOCK``)."""
+    with RUN_LOCK:
+        return _run(binding, argv, races, fixtures, timeout, seed_base, progress, workers,
+                    memory_mb, scheduler)
+
+
+def _run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
+         timeout: float, seed_base: int, progress: Progress | None, workers: int,
+         memory_mb: int | None, scheduler: str | None) -> Outcome:
+    """:func:`run`, holding ``RUN_LOCK``."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
