@@ -86,15 +86,18 @@ CANDIDATES = 3
 def settle(divergences: list[Divergence]) -> None:
     """Charge each divergence to the rule that explains the most divergences of the run
     among its first ``CANDIDATES`` rules (a greedy cover: one defect, one rule, even where
-    a step alone could be read several ways). A divergence moved off the rule of the variant
+    a step alone could be read several ways; on a tie, the rule charged first the most
+    often). A divergence moved off the rule of the variant
     that reproduced it loses that variant; the order of its other rules is kept."""
     left = [d for d in divergences if d.rules]
     while left:
         support: dict[str, int] = {}
+        first: dict[str, int] = {}
         for div in left:
+            first[div.rules[0]] = first.get(div.rules[0], 0) + 1
             for rule in div.rules[:CANDIDATES]:
                 support[rule] = support.get(rule, 0) + 1
-        best = max(support, key=lambda r: (support[r], -min(
+        best = max(support, key=lambda r: (support[r], first.get(r, 0), -min(
             d.rules.index(r) for d in left if r in d.rules[:CANDIDATES])))
         rest = []
         for div in left:

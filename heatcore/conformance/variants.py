@@ -179,12 +179,24 @@ def event_distance(a: list[JSON], b: list[JSON]) -> int:
                if tag != "equal")
 
 
+#: Rule families of the modules and of the switchable rulings: among equally close
+#: variants, one of these is the narrower explanation (a core rule's variant reproduces a
+#: module's or a ruling's behaviour only where the two happen to agree).
+NARROW = ("ruling.", "weather.", "road.", "legend.", "garage.", "upgrade.", "sponsor.",
+          "event.", "championship.", "press.")
+
+
 def rank(found: Sequence[tuple[int, Variant]], heuristic: Sequence[str]) -> list[Variant]:
-    """The explaining variants, best first: the closest; among equally close ones, those
+    """The explaining variants, best first: the closest; among equally close ones, a
+    ruling's alternative, then a module's (``NARROW``), before a core rule's, then those
     whose rule the field heuristics name (in their order), then catalogue order."""
     place = {r: i for i, r in enumerate(heuristic)}
-    return [v for _, v in sorted(found, key=lambda dv: (dv[0], place.get(dv[1].rule,
-                                                                          len(place))))]
+
+    def narrowness(rule: str) -> int:
+        return 0 if rule.startswith("ruling.") else 1 if rule.startswith(NARROW) else 2
+
+    return [v for _, v in sorted(found, key=lambda dv: (
+        dv[0], narrowness(dv[1].rule), place.get(dv[1].rule, len(place))))]
 
 
 def catalogue(ruleset: str) -> Sequence[Variant]:
