@@ -93,10 +93,10 @@ def check(engine: Engine, races: int, mode: str) -> dict[str, Any]:
     binding = load_binding(engine.ruleset)
     original = vars(harness)["catalogue"]
 
-    def library(ruleset: str) -> Sequence[Variant]:
+    def library(reference: object) -> Sequence[Variant]:
         if mode == "heuristics":
             return ()
-        return [v for v in original(ruleset) if mode == "full" or v.rule != engine.rule]
+        return [v for v in original(reference) if mode == "full" or v.rule != engine.rule]
 
     vars(harness)["catalogue"] = library
     began = time.perf_counter()

@@ -46,7 +46,7 @@ def test_a_negative_supply_is_valid_only_under_the_unlimited_supply() -> None:
     state["rulings"] = {"ruling.stress-supply": "unlimited"}
     assert is_valid("heat-state", state)
     assert "heat-state.schema.json at $.supply" in state_schema_problem(
-        "heat", {"state": {**state, "rulings": {}}})
+        HeatBinding(), {"state": {**state, "rulings": {}}})
 
 
 @pytest.mark.rules("rgt.turn.sequence")

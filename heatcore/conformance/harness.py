@@ -273,7 +273,7 @@ class Runner:
         rules = list(found.rules)
         if tags and rules == ["round.sequence"]:
             rules = list(tags)  # nothing more specific was found: the case's own rules
-        broken = state_schema_problem(ruleset_of(self.binding), got)
+        broken = state_schema_problem(self.binding, got)
         if broken:
             why = f"{why}; {broken}"
         div = Divergence(where, source, rules, found.what, why, state, actions, check, want,
@@ -287,7 +287,7 @@ class Runner:
         (:mod:`heatcore.conformance.variants`), if one does; a variant that only brings the
         reply closer counts when the field heuristics (``heuristic``) also name its rule."""
         if self.explainer is None or self.explainer.binding is not self.binding:
-            self.explainer = Explainer(self.binding, catalogue(ruleset_of(self.binding)))
+            self.explainer = Explainer(self.binding, catalogue(self.binding))
         if not self.explainer.variants:
             return
         check, compare, normal = div.check, self.caps.compare, self.normal
@@ -562,17 +562,14 @@ class Runner:
             div.shrunk = False
 
 
-#: The schema (spec/schemas/NAME.schema.json) of each ruleset's states.
-STATE_SCHEMAS = {"heat": "heat-state", "rallyman-gt": "rallyman-gt-state"}
-
-
-def state_schema_problem(ruleset: str, view: JSON) -> str:
-    """Where the state of a reply view breaks its ruleset's state schema ("" if it does
-    not, or there is none). Only states that differ from the reference's are checked:
-    the reference's own states match their schema (tests/test_conform_contract.py)."""
-    name = STATE_SCHEMAS.get(ruleset)
+def state_schema_problem(binding: Binding, view: JSON) -> str:
+    """Where the state of a reply view breaks the binding's state schema (its
+    ``state_schema``: spec/schemas/NAME.schema.json; "" if it does not, or there is none).
+    Only states that differ from the reference's are checked: the reference's own states
+    match their schema (tests/test_conform_contract.py)."""
+    name = getattr(binding, "state_schema", None)
     state = view.get("state") if isinstance(view, dict) else None
-    if name is None or not isinstance(state, dict):
+    if not isinstance(name, str) or not isinstance(state, dict):
         return ""
     try:
         check_schema(name, state)
@@ -673,7 +670,7 @@ def _run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 if progress and (number % 25 == 0 or number == len(cases)):
                     progress("cases", number, len(cases), len(outcome.divergences))
         if "championship" in session.caps.modules and \
-                getattr(binding, "championship", None) is not None:
+                getattr(binding, "championship_checks", None) is not None:
             run_championship(binding, argv, timeout, memory_mb, outcome)
         if unplayable is not None and races > 0:
             outcome.races_skipped += races
@@ -702,13 +699,13 @@ def _run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
 
 def run_championship(binding: Binding, argv: list[str], timeout: float,
                      memory_mb: int | None, outcome: Outcome) -> None:
-    """Check the engine's answers to the ``championship`` requests of seeded championships
-    (:mod:`heatcore.conformance.championship_protocol`) in a ``conform/3`` session of its
-    own; each request counts as a case. An engine that does not speak ``conform/3`` has them
-    skipped with that reason."""
-    from heatcore.conformance.championship_protocol import CHAMPIONSHIP_PROTOCOL, checks
+    """Check the engine's answers to the binding's ``championship`` requests
+    (``championship_checks()``: each with ``where``, ``request``, ``expected`` and ``rules``)
+    in a ``conform/3`` session of its own; each request counts as a case. An engine that
+    does not speak ``conform/3`` has them skipped with that reason."""
+    from heatcore.conformance import CHAMPIONSHIP_PROTOCOL
 
-    todo = checks()
+    todo = binding.championship_checks()  # type: ignore[attr-defined]
     session = Session(argv, timeout, ruleset_of(binding), memory_mb)
     session.versions = (CHAMPIONSHIP_PROTOCOL,)
     runner = Runner(binding, session, outcome)

@@ -190,11 +190,26 @@ class HeatBinding(ReferenceBinding):
         entries: list[JSON] = load_reference()["entries"]
         return entries
 
+    #: The schema of its states (spec/schemas/NAME.schema.json).
+    state_schema = "heat-state"
+
     def championship(self, request: JSON) -> JSON:
         """The answer to a ``championship`` request (conform/3), or Rejected."""
         from heatcore.conformance.championship_protocol import answer
 
         return answer(request)
+
+    def championship_checks(self) -> list[Any]:
+        """The ``championship`` requests ``conform`` asks (seeded championships)."""
+        from heatcore.conformance.championship_protocol import checks
+
+        return list(checks())
+
+    def variants(self) -> tuple[Any, ...]:
+        """Heat's per-rule variants, for attribution by replay."""
+        from heatcore.conformance.heat_variants import VARIANTS
+
+        return VARIANTS
 
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:

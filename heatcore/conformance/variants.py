@@ -199,14 +199,7 @@ def rank(found: Sequence[tuple[int, Variant]], heuristic: Sequence[str]) -> list
         dv[0], narrowness(dv[1].rule), place.get(dv[1].rule, len(place))))]
 
 
-def catalogue(ruleset: str) -> Sequence[Variant]:
-    """The variants of ``ruleset`` (none for a ruleset without a catalogue)."""
-    if ruleset == "heat":
-        from heatcore.conformance.heat_variants import VARIANTS
-
-        return VARIANTS
-    if ruleset == "rallyman-gt":
-        from heatcore.rallyman.variants import VARIANTS as RALLYMAN
-
-        return RALLYMAN
-    return ()
+def catalogue(binding: Any) -> Sequence[Variant]:
+    """The variants of a binding's ruleset (its ``variants()``; none without one)."""
+    variants = getattr(binding, "variants", None)
+    return tuple(variants()) if variants is not None else ()
