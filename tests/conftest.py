@@ -56,6 +56,7 @@ def race_batch() -> RaceBatch:
 SLOW_MODULES = frozenset({
     "test_proofs", "test_proofs_miner", "test_docs", "test_conformance", "test_race_machine",
     "test_rare_situations", "test_quality", "test_benchmarks", "test_race_page",
+    "test_bench_attribution", "test_conform_championship",
 })
 
 

@@ -19,7 +19,8 @@ def _state(option: str | None) -> dict[str, object]:
 def test_a_case_of_an_alternative_is_skipped_for_an_engine_playing_the_default() -> None:
     default = Capabilities(rulings={GEAR: "default"}, tracks=("usa",))
     why = default.unsupported(_state("free-shifts-only"), [GEAR])
-    assert why == f"ruling(s) decided otherwise: {GEAR}=default"
+    assert why == (f"ruling(s) decided otherwise: {GEAR}=default "
+                   "(the case plays free-shifts-only)")
     for named in (None, "default", "any-reachable-gear"):
         assert default.unsupported(_state(named), [GEAR]) is None
 
@@ -30,7 +31,8 @@ def test_a_case_of_an_alternative_runs_for_an_engine_playing_that_alternative() 
     assert alternative.unsupported(_state("free-shifts-only"), [GEAR]) is None
     for named in (None, "any-reachable-gear"):
         why = alternative.unsupported(_state(named), [GEAR])
-        assert why == f"ruling(s) decided otherwise: {GEAR}=free-shifts-only"
+        assert why == (f"ruling(s) decided otherwise: {GEAR}=free-shifts-only "
+                       "(the case plays default)")
 
 
 @pytest.mark.rules("ruling.cluttered-gear")

@@ -28,9 +28,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "heatcore"
 #: box, the modules' printed cards too, read from their data files.)
 CORE_STEPS = ("planning", "reveal", "corners", "react", "slipstream", "placement", "cleanup",
               "rounds", "engine", "hooks", "state", "actions", "track")
-#: Words only a game uses: none may stand in the framework, its docstrings included.
+#: Words only a game uses: none may stand in the framework, its docstrings included. (A
+#: championship, a season of races, is the protocol's own word: conform/3 carries it for any
+#: ruleset that has one.)
 GAME_NOUNS = re.compile(
-    r"\b(heat|rallyman|rgt|legends?|garage|weather|championship|sponsors?|slipstream|"
+    r"\b(heat|rallyman|rgt|legends?|garage|weather|sponsors?|slipstream|"
     r"adrenaline|cool-?down|stress|dice|die|dashboards?|focus|tyres?)\b", re.IGNORECASE)
 #: The packages whose ``__init__`` says what lives there and what it may import.
 DOCUMENTED = ("framework", "framework.conformance", "heat", "heat.modules",

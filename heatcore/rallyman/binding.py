@@ -63,6 +63,15 @@ class RallymanBinding(ReferenceBinding):
             raise rejected(error) from None
         return self._remember(state)
 
+    #: The schema of its states (spec/schemas/NAME.schema.json).
+    state_schema = "rallyman-gt-state"
+
+    def variants(self) -> tuple[object, ...]:
+        """Rallyman GT's per-rule variants, for attribution by replay."""
+        from heatcore.rallyman.variants import VARIANTS
+
+        return VARIANTS
+
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:
         """The rules behind a difference, most likely first, and what differs."""

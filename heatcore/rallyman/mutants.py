@@ -131,10 +131,10 @@ def main(argv: list[str]) -> int:
         return 2
     for module, attr, func in PATCHES[argv[0]]:
         vars(module)[attr] = func
+    from heatcore.framework.conformance.bindings import load_binding
     from heatcore.framework.conformance.serve import run
-    from heatcore.rallyman.binding import RallymanBinding
 
-    binding = RallymanBinding()
+    binding = load_binding("rallyman-gt")  # by its entry in spec/games.toml
     binding.name = f"mutant:{argv[0]}"
     return run(binding)
 

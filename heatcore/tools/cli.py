@@ -65,7 +65,7 @@ SUMMARIES = {
     "prove": "run the Z3 proofs and their negative controls, or mine rare situations",
     "fixtures": "generate or check the conformance fixture corpus in spec/fixtures",
     "conform": "check another Heat engine against heatcore over the conform/2 protocol",
-    "serve": "speak the conform/2 and conform/1 protocols on stdin/stdout (heatcore as engine)",
+    "serve": "speak the conform/3, /2 and /1 protocols on stdin/stdout (heatcore as engine)",
     "golden": "check or regenerate the golden playthroughs in tests/golden",
     "perft": "count the action sequences of a depth from a seeded start (--divide, reference)",
     "explore": "visit every reachable state of a small race and check each transition",

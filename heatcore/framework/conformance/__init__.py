@@ -14,7 +14,11 @@ PROTOCOL = "conform/2"
 #: The earlier version, still served and spoken: a ``conform/1`` session plays the core race
 #: only (no module states, no module races), whatever the engine declares.
 CORE_PROTOCOL = "conform/1"
+#: The version that adds what happens between the races of a championship (``championship``
+#: requests, answered by a binding's ``championship``); the harness opens a session of its
+#: own in it for an engine that declares the ``championship`` module.
+CHAMPIONSHIP_PROTOCOL = "conform/3"
 #: Every version heatcore serves, newest first.
-PROTOCOLS = (PROTOCOL, CORE_PROTOCOL)
+PROTOCOLS = (CHAMPIONSHIP_PROTOCOL, PROTOCOL, CORE_PROTOCOL)
 CASE_FORMAT = "conform.case/1"
 SUITE_FORMAT = "conform.suite/1"

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from heatcore.framework.conformance.binding import JSON, modules_of, track_of
-from heatcore.framework.registry import DEFAULT_GAME, GAMES, ruleset
+from heatcore.framework.registry import DEFAULT_GAME
 
 #: What the harness can compare; an engine declares a non-empty subset (all by default).
 COMPARABLE = ("state", "legal", "events")
@@ -25,26 +26,23 @@ class Capabilities:
     tracks: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
     rule_ids: bool = False
+    #: The rulings declared by ID alone (a list): decided as heatcore decides them, which is
+    #: by the state's ``rulings`` object, so every case of theirs is run.
+    as_stated: frozenset[str] = frozenset()
 
     @classmethod
     def from_hello(cls, hello: JSON, ruleset: str) -> Capabilities:
         """Read a successful ``start`` reply (already checked against its schema)."""
         raw = hello.get("rulings", [])
         rulings = dict(raw) if isinstance(raw, dict) else {r: DEFAULT for r in raw}
+        named = default_names(str(hello.get("ruleset", ruleset)))
+        rulings = {r: DEFAULT if o == named.get(r) else o for r, o in rulings.items()}
         return cls(ruleset=str(hello.get("ruleset", ruleset)),
                    compare=frozenset(hello.get("compare", COMPARABLE)),
                    rulings=rulings, tracks=tuple(hello.get("tracks", [])),
                    modules=tuple(hello.get("modules", [])),
-                   rule_ids=bool(hello.get("rule_ids", False)))
-
-    def _plain(self, ruling_id: str, option: str | None) -> str:
-        """``DEFAULT`` for a ruling's default however it is named (absent, "default", or
-        the default's own name in the ruleset's spec), else the alternative's name."""
-        entry = ruleset(self.ruleset).entries.get(ruling_id) if self.ruleset in GAMES else None
-        choices = entry.choices if entry is not None else ()
-        if option is None or option == DEFAULT or (choices and option == choices[0]):
-            return DEFAULT
-        return option
+                   rule_ids=bool(hello.get("rule_ids", False)),
+                   as_stated=frozenset() if isinstance(raw, dict) else frozenset(raw))
 
     def alternatives(self) -> dict[str, str]:
         """The rulings the engine decides otherwise than heatcore's default."""
@@ -52,13 +50,23 @@ class Capabilities:
 
     def unsupported(self, state: JSON, rulings: list[str],
                     modules: Callable[[JSON], list[str]] = modules_of) -> str | None:
-        """Why a case on ``state`` depending on ``rulings`` and playing the ``modules`` of
-        the state (its binding's ``modules_of``) cannot be run (None: it can)."""
+        """Why a case on ``state`` depending on ``rulings`` and playing the ``modules`` of the
+        state (its binding's ``modules_of``) cannot be run (None: it can): a
+        ruling it depends on is not declared, or the engine declares (by an object) another
+        option than the one the case plays (its state's ``rulings``, else the default). A
+        ruling declared by ID alone is decided as heatcore decides it: by the state."""
         missing = [r for r in rulings if r not in self.rulings]
         if missing:
             return f"ruling(s) not declared: {', '.join(missing)}"
-        other = [f"{r}={self.rulings[r]}" for r in rulings
-                 if self._plain(r, self.rulings[r]) != self._plain(r, _case_option(state, r))]
+        named = default_names(self.ruleset)
+        chosen = state.get("rulings") if isinstance(state, dict) else None
+        chosen = chosen if isinstance(chosen, dict) else {}
+        plays = {r: DEFAULT if chosen.get(r, named.get(r)) in (named.get(r), None, DEFAULT)
+                 else str(chosen[r]) for r in rulings}
+        declared = {r: DEFAULT if self.rulings[r] == named.get(r) else self.rulings[r]
+                    for r in rulings}  # the default may be declared by its own name
+        other = [f"{r}={self.rulings[r]} (the case plays {plays[r]})" for r in rulings
+                 if r not in self.as_stated and declared[r] != plays[r]]
         if other:
             return f"ruling(s) decided otherwise: {', '.join(other)}"
         track = track_of(state)
@@ -70,8 +78,14 @@ class Capabilities:
         return None
 
 
-def _case_option(state: JSON, ruling_id: str) -> str | None:
-    """The option a case's state plays for a ruling (None: not named, so the default)."""
-    options = state.get("rulings") if isinstance(state, dict) else None
-    option = options.get(ruling_id) if isinstance(options, dict) else None
-    return option if isinstance(option, str) else None
+@cache
+def default_names(ruleset: str) -> dict[str, str]:
+    """Each switchable ruling of ``ruleset`` -> the name of its default option (an engine
+    may declare the default by that name as well as by ``"default"``)."""
+    from heatcore.framework.registry import ruleset as rules
+
+    try:
+        entries = rules(ruleset)
+    except Exception:  # a ruleset without a registry has no switchable rulings
+        return {}
+    return {e.id: e.choices[0] for e in entries if e.kind == "ruling" and e.choices}

@@ -29,11 +29,20 @@ class Divergence:
     step: int | None = None
     shrunk: bool = True
     race: str = ""  # the race's seed, for a race divergence
+    #: The variant (heatcore.framework.conformance.variants) that reproduces the engine's reply, and
+    #: what it does ("" when none does: the rules then come from the field heuristics).
+    variant: str = ""
+    variant_what: str = ""
+    round: int | None = None  # the round of the state it diverged from, if it names one
 
     @property
     def cause(self) -> tuple[str, str]:
-        """The key divergences are grouped by: the rule charged and what differs."""
-        return (self.rules[0] if self.rules else "?", self.what)
+        """The key divergences are grouped by: the rule charged and what differs; for one a
+        variant reproduces, that variant (one defect across signatures and races)."""
+        rule = self.rules[0] if self.rules else "?"
+        if self.variant:
+            return (rule, f"plays as if {self.variant_what} ({self.variant})")
+        return (rule, self.what)
 
     def size(self) -> int:
         """How big the repro is (actions first, then the JSON length of its start)."""
@@ -42,6 +51,12 @@ class Divergence:
     def to_json(self, full: bool = True) -> JSON:
         out: JSON = {"where": self.where, "rules": self.rules, "what": self.what,
                      "reason": self.reason, "check": self.check}
+        if self.variant:
+            out["variant"] = self.variant
+        if self.round is not None:
+            out["round"] = self.round
+        if self.step is not None:
+            out["step"] = self.step
         if full:
             out["repro"] = {"state": self.state, "actions": self.actions, "check": self.check,
                             "expected": self.expected, "actual": self.actual}
@@ -62,6 +77,37 @@ class Cause:
     @property
     def count(self) -> int:
         return len(self.occurrences)
+
+
+#: How many of a divergence's rules (most likely first) may explain it in :func:`settle`.
+CANDIDATES = 3
+
+
+def settle(divergences: list[Divergence]) -> None:
+    """Charge each divergence to the rule that explains the most divergences of the run
+    among its first ``CANDIDATES`` rules (a greedy cover: one defect, one rule, even where
+    a step alone could be read several ways; on a tie, the rule charged first the most
+    often). A divergence moved off the rule of the variant
+    that reproduced it loses that variant; the order of its other rules is kept."""
+    left = [d for d in divergences if d.rules]
+    while left:
+        support: dict[str, int] = {}
+        first: dict[str, int] = {}
+        for div in left:
+            first[div.rules[0]] = first.get(div.rules[0], 0) + 1
+            for rule in div.rules[:CANDIDATES]:
+                support[rule] = support.get(rule, 0) + 1
+        best = max(support, key=lambda r: (support[r], first.get(r, 0), -min(
+            d.rules.index(r) for d in left if r in d.rules[:CANDIDATES])))
+        rest = []
+        for div in left:
+            if best not in div.rules[:CANDIDATES]:
+                rest.append(div)
+                continue
+            if div.rules[0] != best:
+                div.rules = [best, *(r for r in div.rules if r != best)]
+                div.variant = div.variant_what = ""
+        left = rest
 
 
 def group(divergences: list[Divergence]) -> list[Cause]:

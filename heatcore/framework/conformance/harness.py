@@ -12,6 +12,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import sys
+import threading
 import time
 from argparse import Namespace
 from collections import Counter
@@ -35,7 +36,16 @@ from heatcore.framework.conformance.capabilities import Capabilities
 from heatcore.framework.conformance.causes import Divergence
 from heatcore.framework.conformance.fixtures import load_cases
 from heatcore.framework.conformance.protocol import EngineFailure, EngineProcess
+from heatcore.framework.conformance.schema import SchemaError
+from heatcore.framework.conformance.schema import check as check_schema
 from heatcore.framework.conformance.shrink import shortest_suffix
+from heatcore.framework.conformance.variants import (
+    NARROW,
+    Explainer,
+    catalogue,
+    json_distance,
+    rank,
+)
 from heatcore.framework.errors import RulesError
 from heatcore.framework.interrupt import worker_pool
 from heatcore.framework.registry import DEFAULT_GAME
@@ -86,6 +96,8 @@ class Outcome:
     seconds: float = 0.0
     #: The ruling alternatives the random races were played under (the engine's declaration).
     race_rulings: dict[str, str] = field(default_factory=dict)
+    #: Per race, in seed order: how far it got and where it first diverged (``race_row``).
+    race_log: list[JSON] = field(default_factory=list)
 
     def add_races(self, part: Outcome) -> None:
         """Add the race results of ``part`` after this one's."""
@@ -98,6 +110,7 @@ class Outcome:
         self.skips.update(part.skips)
         self.engine_failures.extend(part.engine_failures)
         self.restarts += part.restarts
+        self.race_log.extend(part.race_log)
 
     @property
     def ok(self) -> bool:
@@ -122,6 +135,8 @@ class Session:
         self.protocol = PROTOCOL
         self.started = 0
         self.gave_up: str | None = None
+        #: The versions asked for at ``start``, in turn while the engine declines them.
+        self.versions: tuple[str, ...] = (PROTOCOL, CORE_PROTOCOL)
 
     def get(self) -> EngineProcess:
         """The running engine, started (again) if needed."""
@@ -137,16 +152,18 @@ class Session:
         self.started += 1
         self.engine = EngineProcess(self.argv, timeout=start_wait(self.timeout),
                                     memory_mb=self.memory_mb)
-        version = PROTOCOL
+        version = self.versions[0]
         reply = self._hello(version)
-        if not reply.get("ok") and unsupported(reply) is not None:
-            version = CORE_PROTOCOL  # an engine of the earlier version: the core race only
+        for earlier in self.versions[1:]:  # an engine of an earlier version: what it plays
+            if reply.get("ok") or unsupported(reply) is None:
+                break
+            version = earlier
             reply = self._hello(version)
         self.engine.timeout = self.timeout
         if not reply.get("ok"):
             raise EngineFailure("refused-start", f"start refused: {reply.get('error')}")
-        if reply.get("protocol") == CORE_PROTOCOL:  # answered in the earlier version
-            version = CORE_PROTOCOL
+        if reply.get("protocol") in self.versions[self.versions.index(version) + 1:]:
+            version = str(reply["protocol"])  # answered in an earlier version
         if reply.get("protocol") != version:
             raise EngineFailure("refused-start", f"engine speaks {reply.get('protocol')}")
         self.hello = reply
@@ -258,6 +275,7 @@ class Runner:
         #: The binding's normal form of a state, if it has one (``normal_state``).
         self.normal: Callable[[JSON], JSON] | None = getattr(binding, "normal_state", None)
         self.seen: set[tuple[str, str]] = set()  # causes already shrunk
+        self.explainer: Explainer | None = None  # attribution by replay, made when needed
         self._at = 0  # the plan position being checked in a race
 
     @property
@@ -277,10 +295,68 @@ class Runner:
         rules = list(found.rules)
         if tags and rules == ["round.sequence"]:
             rules = list(tags)  # nothing more specific was found: the case's own rules
+        broken = state_schema_problem(self.binding, got)
+        if broken:
+            why = f"{why}; {broken}"
         div = Divergence(where, source, rules, found.what, why, state, actions, check, want,
-                         got, step=step, race=race)
+                         got, step=step, race=race, round=_round_of(state))
+        self._explain(div, action, [*rules, *(tags or [])])
         self.outcome.divergences.append(div)
         return div
+
+    def _explain(self, div: Divergence, action: str | None, heuristic: list[str]) -> None:
+        """Charge ``div`` first to the rule of a variant that reproduces the engine's reply
+        (:mod:`heatcore.framework.conformance.variants`), if one does; a variant that only
+        brings the reply closer counts when the field heuristics (``heuristic``) also name its
+        rule."""
+        if self.explainer is None or self.explainer.binding is not self.binding:
+            self.explainer = Explainer(self.binding, catalogue(self.binding))
+        if not self.explainer.variants:
+            return
+        check, compare, normal = div.check, self.caps.compare, self.normal
+        state, got = div.state, div.actual
+
+        def observe(reference: Binding) -> JSON:
+            try:
+                if check == "legal":
+                    return {"actions": sorted(reference.legal(state))}
+                if check == "setup":
+                    return {"state": reference.setup(state)}
+                if check == "load":
+                    reference.load(state)
+                    return {"ok": True}
+                after, events = reference.apply(state, str(action))
+                return _want_view({"state": after, "events": events}, "apply", compare)
+            except Rejected as error:
+                return {"error": {"kind": error.kind, "rule": error.rule}}
+
+        def distance(view: JSON) -> int:
+            if "error" in view or "error" in got:
+                if "error" in view and "error" in got:
+                    return 0 if (got["error"] or {}).get("kind") == view["error"]["kind"] \
+                        else 1
+                return 1_000_000
+            if check == "legal":
+                return len(set(view["actions"]) ^ set(got["actions"]))
+            if normal is not None:
+                view = {k: normal(v) if k == "state" else v for k, v in view.items()}
+                other = {k: normal(v) if k == "state" else v for k, v in got.items()}
+                return json_distance(view, other)
+            return json_distance(view, got)
+
+        try:
+            baseline = distance(div.expected)
+        except (KeyError, TypeError):
+            return
+        found = [(d, v) for d, v in self.explainer.explain(observe, distance, baseline)
+                 if d == 0 or v.rule in heuristic]  # a partial match must agree with them
+        if not found:
+            return
+        ranked = rank(found, heuristic, getattr(self.binding, "narrow_rules", NARROW))
+        best = ranked[0]
+        self.explainer.remember(best)
+        div.rules = list(dict.fromkeys([best.rule, *heuristic]))
+        div.variant, div.variant_what = best.name, best.what
 
     # ------------------------------------------------------------ the corpus
 
@@ -413,6 +489,8 @@ class Runner:
             if position < len(plan):
                 load = race.steps[plan[position][0]].before
         self.outcome.steps += len(race.steps)
+        reached = len(race.steps) if position >= len(plan) else plan[position][0]
+        self.outcome.race_log.append(race_row(race, reached, self.outcome.divergences[before:]))
         if failures >= RACE_FAILURES:
             self.outcome.races_failed += 1
             self.outcome.skips["race: rest of a race after repeated engine failures"] += 1
@@ -508,6 +586,41 @@ class Runner:
             div.shrunk = False
 
 
+def state_schema_problem(binding: Binding, view: JSON) -> str:
+    """Where the state of a reply view breaks the binding's state schema (its
+    ``state_schema``: spec/schemas/NAME.schema.json; "" if it does not, or there is none).
+    Only states that differ from the reference's are checked: the reference's own states
+    match their schema (tests/test_conform_contract.py)."""
+    name = getattr(binding, "state_schema", None)
+    state = view.get("state") if isinstance(view, dict) else None
+    if not isinstance(name, str) or not isinstance(state, dict):
+        return ""
+    try:
+        check_schema(name, state)
+    except SchemaError as error:
+        return f"the reply's state breaks {name}.schema.json at {error.where}"
+    except Exception:  # no such schema
+        return ""
+    return ""
+
+
+def race_row(race: RandomRace, reached: int, found: list[Divergence]) -> JSON:
+    """One race of the report: its seed and label, its length in steps and rounds, how far
+    the check got, and its divergences (the first one's step and round)."""
+    last = race.steps[-1].after if race.steps else race.start
+    row: JSON = {"seed": race.seed, "label": race.label, "steps": len(race.steps),
+                 "rounds": _round_of(last), "reached": reached, "divergences": len(found)}
+    if found:
+        row["first"] = {"step": found[0].step, "round": found[0].round}
+    return row
+
+
+def _round_of(state: JSON) -> int | None:
+    """The round a state names (``round``), if any."""
+    value = state.get("round") if isinstance(state, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _next_step(plan: list[tuple[int, str, str | None, JSON]], position: int) -> int:
     """The plan position of the first check of the step after ``plan[position]``'s."""
     index = plan[position][0]
@@ -527,6 +640,12 @@ def start_engine(session: Session) -> None:
         raise CannotStart(f"{error.detail}{last}") from None
 
 
+#: One run at a time in a process: attribution by replay plants variants in the reference's
+#: modules for a moment (:mod:`heatcore.framework.conformance.variants`), which another run's thread
+#: must not see.
+RUN_LOCK = threading.Lock()
+
+
 def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
         timeout: float = 10.0, seed_base: int = RACE_SEED_BASE,
         progress: Progress | None = None, workers: int = 1,
@@ -537,7 +656,17 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
     The corpus runs first, in this process. With ``workers`` > 1 the races then run in up to
     ``workers`` pool processes (or, with ``scheduler``, Dask workers: see
     :mod:`heatcore.framework.cluster`), each on a contiguous run of seeds with its own engine
-    subprocess, and their results are merged in seed order."""
+    subprocess, and their results are merged in seed order. Runs in threads of one process
+    take turns (``RUN_LOCK``)."""
+    with RUN_LOCK:
+        return _run(binding, argv, races, fixtures, timeout, seed_base, progress, workers,
+                    memory_mb, scheduler)
+
+
+def _run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
+         timeout: float, seed_base: int, progress: Progress | None, workers: int,
+         memory_mb: int | None, scheduler: str | None) -> Outcome:
+    """:func:`run`, holding ``RUN_LOCK``."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     outcome = Outcome()
@@ -564,6 +693,9 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 runner.run_case(case)
                 if progress and (number % 25 == 0 or number == len(cases)):
                     progress("cases", number, len(cases), len(outcome.divergences))
+        if "championship" in session.caps.modules and \
+                getattr(binding, "championship_checks", None) is not None:
+            run_championship(binding, argv, timeout, memory_mb, outcome)
         if unplayable is not None and races > 0:
             outcome.races_skipped += races
             outcome.skips[f"races: {unplayable}"] += races
@@ -587,6 +719,87 @@ def run(binding: Binding, argv: list[str], races: int, fixtures: Path | None,
                 progress("races", done, races, len(outcome.divergences))
     outcome.seconds = time.perf_counter() - began
     return outcome
+
+
+def run_championship(binding: Binding, argv: list[str], timeout: float,
+                     memory_mb: int | None, outcome: Outcome) -> None:
+    """Check the engine's answers to the binding's ``championship`` requests
+    (``championship_checks()``: each with ``where``, ``request``, ``expected`` and ``rules``)
+    in a ``conform/3`` session of its own; each request counts as a case. An engine that
+    does not speak ``conform/3`` has them skipped with that reason."""
+    from heatcore.framework.conformance import CHAMPIONSHIP_PROTOCOL
+
+    todo = binding.championship_checks()  # type: ignore[attr-defined]
+    session = Session(argv, timeout, ruleset_of(binding), memory_mb)
+    session.versions = (CHAMPIONSHIP_PROTOCOL,)
+    runner = Runner(binding, session, outcome)
+    try:
+        engine = session.get()
+    except EngineFailure as error:
+        session.close()
+        for check in todo:
+            outcome.case_rules[check.where] = list(check.rules)
+            runner._skip(check.where, f"championship: {CHAMPIONSHIP_PROTOCOL} not spoken "
+                                      f"({error.detail[:120]})")
+        return
+    try:
+        for check in todo:
+            outcome.case_rules[check.where] = list(check.rules)
+            try:
+                if "actions" in check.request and not _replays(binding, engine,
+                                                               check.request):
+                    runner._skip(check.where, "championship: the engine plays the race "
+                                              "otherwise (its race divergences say why)")
+                    continue
+                reply = engine.request(check.request)
+            except EngineFailure as error:
+                runner._failure(check.where, error)
+                outcome.case_results[check.where] = "fail"
+                return
+            reason = unsupported(reply)
+            if reason is not None:
+                runner._skip(check.where, f"championship: {reason}")
+                continue
+            got = {k: v for k, v in reply.items() if k != "ok"} if reply.get("ok") else \
+                {"error": reply.get("error")}
+            if got == check.expected:
+                outcome.case_results[check.where] = "pass"
+                continue
+            outcome.case_results[check.where] = "fail"
+            ask = check.request["ask"]
+            keys = sorted(k for k in set(got) | set(check.expected)
+                          if got.get(k) != check.expected.get(k))
+            what = f"the `{ask}` answer differs at `{keys[0] if keys else '$'}`"
+            outcome.divergences.append(Divergence(
+                check.where, "case", list(check.rules), what,
+                "the engine answers a championship request otherwise", check.request, [],
+                "championship", check.expected, got))
+    finally:
+        session.close()
+
+
+def _replays(binding: Binding, engine: EngineProcess, request: JSON) -> bool:
+    """Whether the engine plays the race a request carries (its setup, then its actions) to
+    the reference's final state: what a race earns is only checked on a race the engine
+    plays right (a rule of the race itself is charged by the race checks)."""
+    normal: Callable[[JSON], JSON] = getattr(binding, "normal_state", lambda s: s)
+    try:
+        state = binding.setup(request["setup"])
+        for action in request["actions"]:
+            state, _ = binding.apply(state, action)
+    except Rejected:
+        return False
+    reply = engine.request({"op": "setup", "setup": request["setup"]})
+    if not reply.get("ok"):
+        return False
+    for action in request["actions"]:
+        engine.send({"op": "apply", "action": action})
+    last: JSON = {}
+    ok = True
+    for _ in request["actions"]:
+        last = engine.receive("apply")
+        ok = ok and bool(last.get("ok"))
+    return ok and normal(last.get("state")) == normal(state)
 
 
 def race_binding(binding: Binding, caps: Capabilities) -> tuple[Binding, str | None]:
@@ -681,9 +894,23 @@ def _report_folder(folder: Path) -> str | None:
 
     if not os.access(probe, os.W_OK | os.X_OK):
         return f"{probe} is not writable"
-    for name in ("report.json", "report.md"):
+    for name in ("report.json", "report.md", "report.html"):
         if (folder / name).is_dir():
             return f"{folder / name} is a folder"
+    return _probe_write(folder)
+
+
+def _probe_write(folder: Path) -> str | None:
+    """Create ``folder`` if needed and write (then remove) a probe file in it: why that
+    fails, or None (permissions alone do not tell: root, read-only file systems)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".conform-probe-"):
+            pass
+    except OSError as error:
+        return f"{folder}: {error.strerror or error}"
     return None
 
 
@@ -742,7 +969,12 @@ def perft_main(binding: Binding, command: list[str], args: Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore conform``."""
-    from heatcore.framework.conformance.reports import report_json, report_markdown, summary_lines
+    from heatcore.framework.conformance.reports import (
+        report_json,
+        report_markdown,
+        report_page,
+        summary_lines,
+    )
     from heatcore.framework.files import write_atomic
 
     parser = Parser("heatcore conform", description="Check another engine against heatcore.")
@@ -849,6 +1081,7 @@ def main(argv: list[str]) -> int:
         args.report.mkdir(parents=True, exist_ok=True)
         write_atomic(args.report / "report.json", json.dumps(report, indent=1) + "\n")
         write_atomic(args.report / "report.md", report_markdown(report, args.impl))
+        write_atomic(args.report / "report.html", report_page(report, args.impl))
     for line in summary_lines(report, args.impl, args.workers):
         print(line)
     if args.report is not None:

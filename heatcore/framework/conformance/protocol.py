@@ -28,7 +28,7 @@ from heatcore.framework.conformance.binding import JSON, Binding, Rejected, modu
 from heatcore.framework.conformance.jsontext import compact, compact_line
 from heatcore.framework.conformance.schema import SchemaError, check
 
-OPS = ("start", "setup", "load", "legal", "apply", "stop")
+OPS = ("start", "setup", "load", "legal", "apply", "stop", "championship")
 #: Longest response line accepted (bytes).
 MAX_LINE = 4 * 1024 * 1024
 _EOF = b""
@@ -293,6 +293,8 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
                 "rule_ids": True}
     if op == "stop":
         return {"ok": True}
+    if op == "championship":
+        return _championship(binding, session, request)
     if session.get("protocol") == CORE_PROTOCOL:
         given = request.get("setup", request.get("state"))
         if getattr(binding, "modules_of", modules_of)(given):
@@ -311,6 +313,22 @@ def handle(binding: Binding, session: dict[str, Any], request: Any) -> JSON:
     if "state" not in session:
         return _error("protocol", "no state loaded")
     return _legal_or_apply(binding, session, op, request)
+
+
+def _championship(binding: Binding, session: dict[str, Any], request: dict[str, Any]) -> JSON:
+    """The reply to a ``championship`` request: only in a ``conform/3`` session, from a
+    binding that answers them (its ``championship`` method)."""
+    from heatcore.framework.conformance import CHAMPIONSHIP_PROTOCOL
+
+    if session.get("protocol") != CHAMPIONSHIP_PROTOCOL:
+        return _error("unsupported", f"championship requests need {CHAMPIONSHIP_PROTOCOL}")
+    ask = getattr(binding, "championship", None)
+    if ask is None:
+        return _error("unsupported", f"this engine plays no championship of {binding.ruleset}")
+    try:
+        return {"ok": True, **ask(request)}
+    except Rejected as rejected:
+        return _error(rejected.kind, rejected.message, rejected.rule)
 
 
 def _legal_or_apply(binding: Binding, session: dict[str, Any], op: str,

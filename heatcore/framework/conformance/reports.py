@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 from heatcore.framework.conformance import PROTOCOL
 from heatcore.framework.conformance.binding import JSON, Binding
-from heatcore.framework.conformance.causes import Cause, Divergence, group
+from heatcore.framework.conformance.causes import Cause, Divergence, group, settle
+from heatcore.framework.conformance.report_view import (
+    defect_table,
+    defects,
+    pool_states,
+    race_table,
+    report_html,
+    resolve,
+)
 from heatcore.framework.registry import DEFAULT_GAME
 
 if TYPE_CHECKING:
@@ -94,6 +102,11 @@ def _short(value: JSON) -> str:
 def repro_lines(div: Divergence, ruleset: str = DEFAULT_GAME,
                 protocol: str = PROTOCOL) -> list[JSON]:
     """The protocol requests (in ``protocol``) that reproduce a divergence."""
+    if div.check == "championship":  # the request itself, in the version that carries it
+        from heatcore.framework.conformance import CHAMPIONSHIP_PROTOCOL
+
+        return [{"op": "start", "protocol": CHAMPIONSHIP_PROTOCOL, "ruleset": ruleset},
+                div.state, {"op": "stop"}]
     lines: list[JSON] = [{"op": "start", "protocol": protocol, "ruleset": ruleset}]
     if div.check == "setup":
         lines.append({"op": "setup", "setup": div.state})
@@ -122,15 +135,16 @@ def rule_summary(outcome: Outcome, causes: list[Cause],
     for cause in causes:
         row(cause.rule)["fail"] += len(cause.cases)
         row(cause.rule)["races"] += len(cause.races)
-    return table
+    return {rule: counts for rule, counts in table.items() if any(counts.values())}
 
 
 def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
     """Everything the run found."""
     results = list(outcome.case_results.values())
+    settle(outcome.divergences)
     causes = group(outcome.divergences)
     caps = outcome.capabilities
-    return {
+    return pool_states({
         "protocol": outcome.protocol, "impl": impl, "implementation": outcome.implementation,
         "reference": {"name": binding.name, "version": binding.version},
         "declared": {"ruleset": caps.ruleset, "compare": sorted(caps.compare),
@@ -143,6 +157,8 @@ def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
         "race_rulings": dict(outcome.race_rulings),
         "setups": {k: outcome.setups[k] for k in ("pass", "fail", "skip")},
         "divergences": len(outcome.divergences),
+        "defects": defects(causes, binding.describe),
+        "race_log": outcome.race_log,
         "causes": [{"rule": c.rule, "title": binding.describe(c.rule), "what": c.what,
                     "occurrences": c.count, "cases": c.cases, "races": c.races,
                     "example": c.example.to_json(),
@@ -154,7 +170,7 @@ def report_json(outcome: Outcome, binding: Binding, impl: str) -> JSON:
         "engine_failures": outcome.engine_failures,
         "failures": [d.to_json(full=d is c.example or d.source == "case")
                      for c in causes for d in c.occurrences],
-    }
+    })
 
 
 def _repro_block(div: Divergence, impl: str, number: int, ruleset: str,
@@ -195,8 +211,9 @@ def report_markdown(report: JSON, impl: str) -> str:
            f"{report['setups']['fail']} fail, {report['setups']['skip']} skipped. "
            f"{report['divergences']} divergence(s) from {len(report['causes'])} distinct "
            f"cause(s); engine restarts: {report['restarts']}.", "",
-           *_race_rulings_lines(report)]
-    causes = report["causes"]
+           *_race_rulings_lines(report), *defect_table(report), *race_table(report)]
+    causes = [resolve(report, c) for c in report["causes"][:TOP_CAUSES]] + \
+        report["causes"][TOP_CAUSES:]
     if causes:
         out += ["## Top causes", "",
                 "| # | rule | what differs | cases | races | occurrences |",
@@ -229,7 +246,8 @@ def report_markdown(report: JSON, impl: str) -> str:
         out.append("")
     out += ["## Per rule", "",
             "Cases that pass or are skipped count for every rule they name; a failing case "
-            "and a race divergence count only for the rule they are charged to.", "",
+            "and a race divergence count only for the rule they are charged to. Rules no "
+            "case or race met are left out.", "",
             "| rule | cases pass | cases fail | skipped | races diverging |",
             "|---|---|---|---|---|"]
     rows = sorted(report["rules"].items(), key=lambda kv: (-kv[1]["fail"] - kv[1]["races"],
@@ -273,7 +291,8 @@ def summary_lines(report: JSON, impl: str, workers: int) -> list[str]:
            f"  cases: {_tally(report['cases'])}; races: {_tally(races)} "
            f"({races['steps']} steps); setups: {_tally(report['setups'])}",
            f"  workers: {workers}; divergences: {report['divergences']} from "
-           f"{len(report['causes'])} cause(s); restarts: {report['restarts']}"]
+           f"{len(report['causes'])} cause(s) in {len(report.get('defects') or [])} "
+           f"defect(s); restarts: {report['restarts']}"]
     if _race_rulings(report):
         out.append(f"  races under the declared rulings: {_race_rulings(report)}")
     for cause in report["causes"][:8]:
@@ -286,3 +305,11 @@ def summary_lines(report: JSON, impl: str, workers: int) -> list[str]:
     for line in report["engine_failures"][:3]:
         out.append(f"  engine: {line.splitlines()[0]}")
     return out
+
+
+def report_page(report: JSON, impl: str) -> str:
+    """report.html: the report for a browser."""
+    def section(cause: JSON) -> str:
+        return "\n".join(_cause_section(0, resolve(report, cause), impl,
+                                         report["declared"]["ruleset"], report["protocol"]))
+    return report_html(report, section)

@@ -40,8 +40,8 @@ def run(binding: Binding | None = None) -> int:
 def main(argv: list[str]) -> int:
     """Entry point of ``heatcore serve``."""
     parser = Parser("heatcore serve",
-                    description="Speak the conformance protocol (conform/2, and conform/1) "
-                                "on stdin/stdout.")
+                    description="Speak the conformance protocol (conform/3, conform/2 and "
+                                "conform/1) on stdin/stdout.")
     parser.add_argument("--ruleset", default=None, choices=sorted(BINDINGS),
                         help="serve only this ruleset (default: the one the start request "
                              "names, of " + ", ".join(sorted(BINDINGS)) + ")")

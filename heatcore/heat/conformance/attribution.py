@@ -3,7 +3,8 @@
 The rule comes, in this order of preference, from: the rule the reference names when it
 refuses an action the engine accepted; the stage where the two event lists part (a choice
 one side waits for and the other runs past is charged to that choice, not to the knock-on
-events after it); the event field that differs; the state field that differs; and last the
+events after it, unless the states agree and only trailing events differ: then the rule of
+the first such event); the event field that differs; the state field that differs; and last the
 action's own rule. A plan's bookkeeping rules are only charged when nothing else differs.
 ``what`` names the difference without cars or positions, so equal causes compare equal.
 """
@@ -47,6 +48,11 @@ ACTION_RULES: dict[type, tuple[str, ...]] = {
     Shuffle: ("deck.reshuffle",),
     LegendShuffle: ("legend.deck",),
 }
+
+#: The rules of the react choices that pay or move cards themselves: a state field that
+#: differs after one of them is charged to the choice first.
+REACT_RULES = frozenset({"react.boost", "react.cooldown", "adrenaline.effects",
+                         "weather.cooling-bonus"})
 
 #: The rule of an event kind that one side emits and the other does not.
 EVENT_RULES: dict[str, str] = {
@@ -139,6 +145,10 @@ CONTEXT_RULES: dict[tuple[str, str], str] = {
     ("discarded", "cars[].hand"): "discard.optional",
     ("drew", "cars[].hand"): "replenish.draw", ("drew", "cars[].deck"): "replenish.draw",
 }
+
+#: The rule of a Heat paid, by its ``paid-heat`` event's cause.
+PAID_FOR: dict[str, str] = {"boost": "react.boost", "shift": "gear.shift.two-costs-heat",
+                            "upgrade": "upgrade.heat"}
 
 #: Setup fields and their rules.
 SETUP_RULES: dict[str, str] = {
@@ -260,6 +270,9 @@ def _state_rules(want: JSON, got: JSON, action: str | None, table: dict[str, str
     kinds = {str(e.get("kind")) for e in events or [] if isinstance(e, dict)}
     for (kind, path), rule in CONTEXT_RULES.items():
         if kind in kinds and path in differing:
+            if kind == "paid-heat":  # what the Heat was paid for decides the rule
+                found.add(*(PAID_FOR.get(str(e.get("cause")), rule) for e in events or []
+                            if isinstance(e, dict) and e.get("kind") == kind))
             found.add(rule)
     shuffle_pending = isinstance(want, dict) and want.get("shuffle") is not None
     slipstream = action is not None and _verb(action) == "slipstream"
@@ -296,7 +309,7 @@ def _event_rules(a: JSON, b: JSON) -> tuple[list[str], str]:
     if "speed" in fields:  # a different speed explains the heat, spin and placement
         found.add(FIELD_RULES.get((kind, "speed"), "speed.turn-total"))
     if kind == "paid-heat":
-        found.add("react.boost" if a.get("cause") == "boost" else "gear.shift.two-costs-heat")
+        found.add(PAID_FOR.get(str(a.get("cause")), "gear.shift.two-costs-heat"))
     if kind == "moved":
         by = str(a.get("by"))
         if "spaces" in fields or "by" in fields:
@@ -387,6 +400,11 @@ def events_attribution(want: list[JSON], got: list[JSON], want_state: JSON,
         return None
     a = want[k] if k < len(want) else None
     b = got[k] if k < len(got) else None
+    if (a is None or b is None) and want_state == got_state:  # only trailing events differ
+        if isinstance(b, dict):
+            return [_kind_rule(b, got[:k])], f"emits an extra trailing `{b.get('kind')}`"
+        if isinstance(a, dict):
+            return [_kind_rule(a, want[:k])], f"omits the trailing `{a.get('kind')}`"
     if a is None and isinstance(b, dict):
         waiting = _stage(want_state)
         if waiting in STEP_OF and STEP_OF.get(str(b.get("kind")), 9) < STEP_OF[waiting]:
@@ -425,7 +443,7 @@ def _kind_rule(ev: JSON, before: list[JSON] | None = None) -> str:
     if kind == "moved":
         return MOVE_RULES.get(str(ev.get("by")), "move.exact")
     if kind == "paid-heat":
-        return "react.boost" if ev.get("cause") == "boost" else "gear.shift.two-costs-heat"
+        return PAID_FOR.get(str(ev.get("cause")), "gear.shift.two-costs-heat")
     return EVENT_RULES.get(kind, "round.sequence")
 
 
@@ -482,6 +500,11 @@ def attribute(check: str, state: JSON, action: str | None, expected: JSON,
     if "state" in expected:
         found = _state_rules(expected.get("state"), actual.get("state"), action, STATE_RULES,
                              expected.get("events"))
+        if found.rules and not found.what and set(found.rules) <= set(STATE_RULES.values()):
+            mine = [r for r in _action_rules(action) if r in REACT_RULES]
+            if mine:  # a react choice changed the engine or hand itself (e.g. paid a boost)
+                found.rules[:0] = [r for r in mine if r not in found.rules]
+                found.rules = list(dict.fromkeys(found.rules))
         if not found.rules:
             found.add(*_action_rules(action))
         rules = found.rules or ["round.sequence"]

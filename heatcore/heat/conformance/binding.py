@@ -141,6 +141,11 @@ class HeatBinding(ReferenceBinding):
 
         return [*MODULES, CHAMPIONSHIP]
 
+    #: Rule families narrower than a core rule's when a divergence is explained (after the
+    #: rulings' alternatives): the modules'.
+    narrow_rules = ("ruling.", "weather.", "road.", "legend.", "garage.", "upgrade.",
+                    "sponsor.", "event.", "championship.", "press.")
+
     #: The rule a module state refused by ``conform/1`` names.
     modules_rule = "weather.module"
 
@@ -227,6 +232,27 @@ class HeatBinding(ReferenceBinding):
 
         entries: list[JSON] = load_reference()["entries"]
         return entries
+
+    #: The schema of its states (spec/schemas/NAME.schema.json).
+    state_schema = "heat-state"
+
+    def championship(self, request: JSON) -> JSON:
+        """The answer to a ``championship`` request (conform/3), or Rejected."""
+        from heatcore.heat.conformance.championship_protocol import answer
+
+        return answer(request)
+
+    def championship_checks(self) -> list[Any]:
+        """The ``championship`` requests ``conform`` asks (seeded championships)."""
+        from heatcore.heat.conformance.championship_protocol import checks
+
+        return list(checks())
+
+    def variants(self) -> tuple[Any, ...]:
+        """Heat's per-rule variants, for attribution by replay."""
+        from heatcore.heat.conformance.variants import VARIANTS
+
+        return VARIANTS
 
     def attribute(self, check: str, state: JSON, action: str | None, expected: JSON,
                   actual: JSON, rule_ids: bool = False) -> Attribution:

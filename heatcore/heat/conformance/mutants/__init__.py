@@ -34,6 +34,14 @@ PLANTED: dict[str, str] = {
     "adrenaline_no_move": "adrenaline.effects",
 }
 
+#: Championship engines (conform/3) that get the Championship between races wrong: each
+#: maps to the rule the report must charge first.
+CHAMPIONSHIP: dict[str, str] = {
+    "points_wrong": "championship.points",
+    "draft_picks_forward": "championship.garage-round",
+    "press_off_by_one": "press.corners",
+}
+
 #: Engines that are not wrong, only narrower than heatcore: ``conform`` must pass them, on
 #: what they declare (name -> what they leave out).
 NARROWER: dict[str, str] = {
