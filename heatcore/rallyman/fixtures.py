@@ -6,7 +6,8 @@ the shared case format (``spec/schemas/case.schema.json``): the state before, th
 the state and events after. Edge cases that a race's own choices seldom show are cut from
 the same races' states (:data:`EDGES`): a lay refused by overtaking (as a rejection and as
 the legal actions there) and a re-lay after a loss of control that changes the dice. Suites
-are written to ``spec/rallyman/fixtures/<chapter>.json`` with ``"ruleset": "rallyman-gt"``.
+are written to ``spec/rallyman/fixtures/<chapter>.json`` with ``"ruleset": "rallyman-gt"``;
+the hand-placed cases of :mod:`heatcore.rallyman.crafted` to ``crafted.json``.
 
 ``python -m heatcore.rallyman.fixtures generate`` rewrites them; ``check`` replays them.
 """
@@ -97,7 +98,7 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
     beside = [c for c in others if c.space in track.beside[step.to]]
     if beside:
         tags.add("rgt.move.overtake-gear")
-        if before.yellow:
+        if any(holder != turn.car for holder in before.yellow):
             tags.add("rgt.damage.yellow-flag")
     if len(beside) >= 2:
         tags.add("rgt.move.overtake-between")
@@ -356,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
         found = collect(range(args.seeds))
         for name, suite in suites(found).items():
             write_atomic(folder() / f"{name}.json", json.dumps(suite, indent=1) + "\n")
+        from heatcore.rallyman.crafted import crafted_suite
+
+        write_atomic(folder() / "crafted.json", json.dumps(crafted_suite(), indent=1) + "\n")
         short = sorted(r for r, v in found.items() if len(v) < PER_RULE)
         print(f"{sum(len(v) for v in found.values())} cases"
               + (f"; fewer than {PER_RULE} for: {', '.join(short)}" if short else ""),

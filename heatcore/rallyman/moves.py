@@ -49,12 +49,13 @@ def destinations(state: RaceState, car: int, at: str, gear: int,
                  taken: frozenset[str] = frozenset()) -> Iterator[Move]:
     """Moves from ``at`` that ``car`` may make in ``gear``: into a free space (not in
     ``taken`` either), and beside another car only at its gear or higher (no car at all under
-    a yellow flag, except cars at 0 or 00) unless already beside that car."""
+    another car's yellow flag, except cars at 0 or 00) unless already beside that car. The
+    moving car's own flag leaves the track as it moves off, so it never blocks that car."""
     track = state.track
     others = [(c.space, c.gear) for i, c in enumerate(state.cars)
               if i != car and c.where == ON_TRACK]
     occupied = {space for space, _ in others}
-    yellow = bool(state.yellow)
+    yellow = any(holder != car for holder in state.yellow)
     for move in track.moves[at]:
         if move.dst in occupied or move.dst in taken:
             continue

@@ -66,7 +66,8 @@ def lay_refusal_rule(state: RaceState, turn: Turn, lay: Lay) -> str:
     """The rule that refuses an illegal lay: a yellow flag or overtaking when only the cars
     beside its space stand in the way, else moving forward."""
     if lay in overtakes_refused(state, turn):
-        return "rgt.damage.yellow-flag" if state.yellow else "rgt.move.overtake-gear"
+        foreign = any(holder != turn.car for holder in state.yellow)
+        return "rgt.damage.yellow-flag" if foreign else "rgt.move.overtake-gear"
     return "rgt.move.forward"
 
 

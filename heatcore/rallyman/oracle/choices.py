@@ -146,17 +146,19 @@ def _entries(state: JSON, at: str, gear: int, taken: frozenset[str] | set[str],
              ) -> list[str]:
     """Spaces ahead of ``at`` the acting car may enter in ``gear``: free, not yet on its
     path, and beside another car only at that car's gear or higher (no car at all under a
-    yellow flag; cars at 0 or 00 do not count), unless already beside it."""
+    yellow flag other than its own, which leaves the track as it moves off; cars at 0 or 00
+    do not count), unless already beside it."""
     track = printed_track(state["track"])
     me = state["turn"]["car"]
     others = [(c["space"], gear_of(c["gear"])) for c in state["cars"]
               if c["id"] != me and c["where"] == "track"]
+    flag = any(holder != me for holder in state["yellow"])
     out = []
     for dst in track.ahead[at]:
         if dst in taken or any(dst == sp for sp, _ in others):
             continue
         if any(sp in track.beside[dst] and sp not in track.beside[at] and og >= 1
-               and (state["yellow"] or gear < og) for sp, og in others):
+               and (flag or gear < og) for sp, og in others):
             continue
         out.append(dst)
     return out

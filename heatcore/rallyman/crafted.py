@@ -1,0 +1,137 @@
+"""Hand-placed Rallyman GT cases: seed clauses and ruling alternatives that seeded races
+seldom or never show (a car's own yellow flag, each value of each switch).
+
+Each :class:`Crafted` places cars by hand (:func:`placed`), names the rule or ruling and the
+switch value it shows, and says what it expects: the legal actions there, a rejection, or
+the steps of a few actions. :func:`crafted_suite` turns them into the shared case format
+(``spec/schemas/case.schema.json``); ``python -m heatcore.rallyman.fixtures generate`` writes
+them to ``spec/rallyman/fixtures/crafted.json``. The expected states are the engine's, so
+each case's point is also stated apart from the engine, in ``tests/test_rgt_crafted.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from heatcore.conformance import SUITE_FORMAT
+from heatcore.errors import RulesError
+from heatcore.notation import event_to_dict
+from heatcore.rallyman.components import TOKENS, full_bag
+from heatcore.rallyman.engine import apply, legal_actions
+from heatcore.rallyman.notation import parse_action, state_to_dict
+from heatcore.rallyman.options import Options
+from heatcore.rallyman.rounds import advance
+from heatcore.rallyman.state import WHITE, Car, RaceState
+from heatcore.rallyman.track import load_track
+from heatcore.values import replace
+
+PG, AP = "proving-ground", "albert-park"
+
+
+def car(space: str, gear: int = 0, **kw: object) -> Car:
+    """A white car on ``space`` in ``gear`` (other fields by keyword)."""
+    return replace(Car(space=space, laps=0, gear=gear, colour=WHITE), **kw)
+
+
+def placed(*cars: Car, track: str = PG, options: Options | None = None, laps: int = 1,
+           yellow: tuple[int, ...] = (), order: tuple[int, ...] | None = None,
+           weather: str = "dry") -> RaceState:
+    """``order[0]`` (P1 by default) about to take its turn in round 1; the bag holds every
+    token no car holds and no yellow flag on the track."""
+    held = [t for c in cars for t in c.tokens]
+    bag = tuple(n - held.count(t) - (len(yellow) if t == "yellow" else 0)
+                for t, n in zip(TOKENS, full_bag(), strict=True))
+    state = RaceState(track=load_track(track), laps=laps, options=options or Options(),
+                      weather=weather, round=1, order=order or tuple(range(len(cars))),
+                      cursor=0, cars=tuple(cars), bag=bag, yellow=yellow)
+    return advance(state, [])
+
+
+@dataclass(frozen=True)
+class Crafted:
+    """One hand-placed case. ``expect`` is ``"legal"``, ``"reject"`` (the single action is
+    refused, naming ``rule``) or ``"steps"`` (every action applied in turn)."""
+
+    ident: str
+    description: str
+    rules: tuple[str, ...]
+    rulings: tuple[str, ...]
+    source: str
+    build: Callable[[], RaceState]
+    expect: str
+    actions: tuple[str, ...] = ()
+    rule: str = ""
+
+
+def _run(state: RaceState, actions: tuple[str, ...]) -> tuple[RaceState, list[dict[str, Any]]]:
+    steps = []
+    for text in actions:
+        state, events = apply(state, parse_action(text))
+        steps.append({"action": text, "state": state_to_dict(state),
+                      "events": [event_to_dict(e) for e in events]})
+    return state, steps
+
+
+def to_case(c: Crafted) -> dict[str, Any]:
+    """The case in the shared format, its expectations worked out by the engine."""
+    state = c.build()
+    case: dict[str, Any] = {"id": c.ident, "description": c.description,
+                            "rules": list(c.rules), "rulings": list(c.rulings),
+                            "source": c.source, "state": state_to_dict(state)}
+    if c.expect == "legal":
+        case["expect"] = {"legal": [str(a) for a in legal_actions(state)]}
+    elif c.expect == "reject":
+        (action,) = c.actions
+        try:
+            apply(state, parse_action(action))
+        except RulesError as error:
+            case["expect"] = {"rejection": {"action": action, "kind": error.kind,
+                                            "rule": error.rule}}
+        else:
+            raise AssertionError(f"{c.ident}: {action} was accepted")
+    else:
+        case["expect"] = {"steps": _run(state, c.actions)[1]}
+    return case
+
+
+#: Every crafted case, filled in by the modules that define them (:func:`crafted_cases`).
+CASES: list[Crafted] = []
+
+
+def _yellow_own(options: Options | None = None) -> RaceState:
+    """P1 in gear 0 on the inside lane holds the yellow flag it drew; P2 in gear 1 stands
+    diagonally ahead, so P1's only free space is beside P2."""
+    return placed(car("T2.L1.1", 0, tokens=()), car("T2.L2.2", 1), yellow=(0,),
+                  options=options)
+
+
+CASES += [
+    Crafted("damage.yellow-flag.own-flag.legal",
+            "A car's own yellow flag does not hold it back: in gear 0 it may lay G1 beside a "
+            "car in gear 1", ("rgt.damage.yellow-flag",), ("rgt.ruling.yellow-flag-ends",),
+            "seed 004 ダメージトークン イエローフラッグ: 動き出したら、トークンはトラック上から"
+            "取り除かれ", _yellow_own, "legal"),
+    Crafted("damage.yellow-flag.own-flag.steps",
+            "A car moving off beside another car lifts its own yellow flag: the token goes to "
+            "its dashboard", ("rgt.damage.yellow-flag",), ("rgt.ruling.yellow-flag-ends",),
+            "seed 004 ダメージトークン イエローフラッグ", _yellow_own, "steps",
+            ("P1 lay G1 T2.L1.2", "P1 go one", "P1 roll", "P1 dice -")),
+    Crafted("damage.yellow-flag.other-flag.reject",
+            "Another car's yellow flag forbids drawing level even at an equal gear",
+            ("rgt.damage.yellow-flag",), (), "seed 004 ダメージトークン イエローフラッグ",
+            lambda: placed(car("T2.L2.1", 0), car("T2.L1.2", 1), yellow=(1,)), "reject",
+            ("P1 lay G1 T2.L2.2",)),
+]
+
+
+def crafted_cases() -> list[Crafted]:
+    """Every crafted case, in a stable order."""
+    return list(CASES)
+
+
+def crafted_suite() -> dict[str, Any]:
+    """The crafted cases as one suite of the shared format."""
+    return {"format": SUITE_FORMAT, "ruleset": "rallyman-gt",
+            "cases": [to_case(c) for c in crafted_cases()]}

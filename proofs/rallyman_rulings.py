@@ -1,0 +1,177 @@
+"""Z3 proofs over Rallyman GT's seed clauses and ruling switches, with negative controls.
+
+Each proof states a rule of seed 004 (or each alternative of a ruling) as a formula over a
+small finite domain, enumerates the engine's answer over the same domain as a table, and asks
+Z3 for a point where table and formula differ: UNSAT is the proof. Every control is a table
+of a deliberately wrong engine (a reading the seed or the ruling rules out, or removed
+behaviour) that the same query must find (SAT). The formulas are written here from the seed
+and the rulings; they share no code with ``heatcore.rallyman``.
+
+* ``entry``: may a car in gear ``g`` enter a space beside another car in gear ``o``
+  (``o = -1`` for 00), given whether it was already beside that car, whether a yellow flag is
+  out that another car drew, and whether the mover drew one itself? Seed 004: beside only at
+  ``g >= o`` unless already beside; cars at 0 or 00 never count; under a yellow flag nobody
+  may draw level (a car already beside goes on); the mover's own flag leaves the track as it
+  moves off (never blocks it).
+  Controls: the own flag blocks (the bug of issue 26), any gear may overtake, the yellow
+  flag ignored.
+
+``python -m proofs.rallyman_rulings`` prints the table of results.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+# ------------------------------------------------------------------ entry (overtaking, flags)
+
+#: A row of the entry table: (other gear, my gear, beside the space entered, beside the space
+#: left, a yellow flag of another car out, my own yellow flag out, switch value index, allowed)
+EntryRow = tuple[int, int, bool, bool, bool, bool, int, bool]
+
+
+def seed_entry(o: z3.ArithRef, g: z3.ArithRef, bd: z3.BoolRef, ba: z3.BoolRef,
+               foreign: z3.BoolRef, own: z3.BoolRef, sw: z3.ArithRef) -> z3.BoolRef:
+    """Seed 004 追い越し and イエローフラッグ: may the car enter the space? ``own`` never
+    matters (the flag leaves the track as its car moves off)."""
+    del own, sw
+    counts = z3.And(bd, z3.Not(ba), o >= 1)
+    return z3.Or(z3.Not(counts), z3.And(z3.Not(foreign), g >= o))
+
+
+def _entry_triples(track: str) -> Iterator[tuple[str, str, str]]:
+    """(space left, space entered, the other car's space): the other car beside the space
+    entered (left too, where the track has such), and one not beside it at all."""
+    from heatcore.rallyman.track import load_track
+
+    tr = load_track(track)
+    kinds: dict[tuple[bool, bool], tuple[str, str, str]] = {}
+    for at, moves in sorted(tr.moves.items()):
+        for move in moves:
+            for sp in sorted(tr.spaces):
+                if sp in (at, move.dst):
+                    continue
+                key = (sp in tr.beside[move.dst], sp in tr.beside[at])
+                kinds.setdefault(key, (at, move.dst, sp))
+    yield from kinds.values()
+
+
+def engine_entry(mutation: str = "", switch: str = "", values: tuple[str, ...] = ("",),
+                 ) -> set[EntryRow]:
+    """The engine's ``moves.destinations`` over the domain (both tracks), as a table."""
+    from heatcore.rallyman.moves import destinations
+    from heatcore.rallyman.options import Options
+    from heatcore.rallyman.state import ON_TRACK, WHITE, Car, RaceState
+    from heatcore.rallyman.track import load_track
+
+    table: set[EntryRow] = set()
+    for track in ("proving-ground", "albert-park"):
+        tr = load_track(track)
+        for at, dst, sp in _entry_triples(track):
+            bd, ba = sp in tr.beside[dst], sp in tr.beside[at]
+            for k, value in enumerate(values):
+                options = Options(**{switch: value}) if switch else Options()
+                for o in range(-1, 7):
+                    for foreign in (False, True):
+                        for own in (False, True):
+                            flags = (0,) * own + (1,) * foreign
+                            if mutation == "own-flag-blocks" and own:
+                                flags = (0, 1)
+                            if mutation == "flag-ignored":
+                                flags = ()
+                            cars = (Car(space=at, laps=0, gear=1, colour=WHITE),
+                                    Car(space=sp, laps=0, gear=o, colour=WHITE, where=ON_TRACK))
+                            state = RaceState(track=tr, laps=1, options=options,
+                                              weather="dry", round=1, order=(0, 1), cursor=0,
+                                              cars=cars, bag=(0,) * 6, yellow=flags)
+                            for g in range(1, 7):
+                                gear = 6 if mutation == "any-gear" else g
+                                ok = any(m.dst == dst for m in destinations(state, 0, at, gear))
+                                table.add((o, g, bd, ba, foreign, own, k, ok))
+    return table
+
+
+def entry_query(mutation: str = "", switch: str = "", values: tuple[str, ...] = ("",),
+                formula: Callable[..., z3.BoolRef] = seed_entry) -> z3.CheckSatResult:
+    """UNSAT iff the engine's table equals ``formula`` at every row of the domain."""
+    o, g, sw = z3.Ints("o g sw")
+    bd, ba, foreign, own = z3.Bools("bd ba foreign own")
+    rows = engine_entry(mutation, switch, values)
+    solver = z3.Solver()
+    solver.add(z3.Or([z3.And(o == ro, g == rg, bd == rbd, ba == rba, foreign == rf,
+                             own == rown, sw == rk, formula(o, g, bd, ba, foreign, own, sw)
+                             != z3.BoolVal(ok))
+                      for ro, rg, rbd, rba, rf, rown, rk, ok in rows]))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+ENTRY_CONTROLS = ("own-flag-blocks", "any-gear", "flag-ignored")
+
+# ------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True)
+class Result:
+    """One line of the table: a proof (or control) and whether it came out right."""
+
+    proof: str
+    control: str
+    ok: bool
+    detail: str
+
+
+def _run(proof: str, query: Callable[..., Any], controls: tuple[str, ...],
+         **kw: Any) -> list[Result]:
+    got = query(**kw)
+    out = [Result(proof, "", got == z3.unsat, f"{got}")]
+    for bug in controls:
+        got = query(bug, **kw)
+        out.append(Result(proof, bug, got == z3.sat, f"{got}"))
+    return out
+
+
+def run_entry() -> list[Result]:
+    """The entry proof and its controls."""
+    return _run("entry", entry_query, ENTRY_CONTROLS)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A proof of this module as the rulebook site lists it."""
+
+    id: str
+    claim: str
+    rules: tuple[str, ...]
+    controls: tuple[str, ...]
+
+
+CATALOGUE = (
+    Claim("rgt-entry", "A car may enter a space beside another car in gear 1 or more only at "
+          "that car's gear or higher, unless already beside it, and not at all while another "
+          "car's yellow flag is out; its own yellow flag never holds it back. The engine's "
+          "destinations equal this on both tracks for every gear and flag.",
+          ("rgt.move.overtake-gear", "rgt.damage.yellow-flag", "rgt.ruling.yellow-flag-ends"),
+          ENTRY_CONTROLS),
+)
+
+RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry,)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print every result; exit 1 if any proof fails or a control is missed."""
+    del argv
+    rows = [r for run in RUNS for r in run()]
+    for r in rows:
+        status = "ok" if r.ok else "FAILED"
+        print(f"{r.proof:16} {r.control or 'proof':22} {status:7} {r.detail}")
+    return 0 if all(r.ok for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

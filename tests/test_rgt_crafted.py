@@ -1,0 +1,86 @@
+"""Hand-placed Rallyman GT cases (spec/rallyman/fixtures/crafted.json): the shipped suite is
+what heatcore.rallyman.crafted builds; each case's point, stated here apart from the engine;
+the independent checker agrees with every case; engines that follow another reading fail."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from heatcore.conformance.binding import Step
+from heatcore.rallyman import crafted, fixtures, moves
+from heatcore.rallyman.oracle import check_recorded
+from heatcore.rallyman.oracle.choices import legal as oracle_legal
+from heatcore.rallyman.state import RaceState
+from heatcore.values import replace
+
+SHIPPED = {c["id"]: c for c in json.loads(
+    (fixtures.folder() / "crafted.json").read_text(encoding="utf-8"))["cases"]}
+
+
+def _case(ident: str) -> dict[str, Any]:
+    return SHIPPED[ident]
+
+
+def _legal(ident: str) -> list[str]:
+    return list(_case(ident)["expect"]["legal"])
+
+
+def test_the_shipped_suite_is_the_crafted_one() -> None:
+    assert crafted.crafted_suite()["cases"] == list(SHIPPED.values())
+
+
+@pytest.mark.parametrize("ident", sorted(SHIPPED))
+def test_the_independent_checker_agrees_with_each_case(ident: str) -> None:
+    """Legal actions by the checker's own generator; rejections absent from it; steps
+    judged by the checker with its own legal actions before each."""
+    case = _case(ident)
+    expect, state = case["expect"], case["state"]
+    if "legal" in expect:
+        assert oracle_legal(state) == set(expect["legal"])
+    elif "rejection" in expect:
+        mine = oracle_legal(state)
+        assert mine and expect["rejection"]["action"] not in mine
+    else:
+        steps, before = [], state
+        for step in expect["steps"]:
+            steps.append(Step(before, step["action"], step["state"], step["events"],
+                              sorted(oracle_legal(before) or ())))
+            before = step["state"]
+        assert not check_recorded(state, steps)
+
+
+@pytest.mark.rules("rgt.damage.yellow-flag", "rgt.ruling.yellow-flag-ends")
+def test_a_car_is_not_held_back_by_its_own_yellow_flag() -> None:
+    assert _legal("damage.yellow-flag.own-flag.legal") == ["P1 lay G1 T2.L1.2"]
+    last = _case("damage.yellow-flag.own-flag.steps")["expect"]["steps"][-1]["state"]
+    assert last["yellow"] == [] and "yellow" in last["cars"][0]["tokens"]
+    assert last["cars"][0]["space"] == "T2.L1.2"
+    refused = _case("damage.yellow-flag.other-flag.reject")["expect"]["rejection"]
+    assert refused["rule"] == "rgt.damage.yellow-flag"
+
+
+def _own_flag_blocks(real: Any) -> Any:
+    """The engine before the fix: any yellow flag out, the mover's own included, blocks."""
+
+    def destinations(state: RaceState, car: int, at: str, gear: int,
+                     taken: frozenset[str] = frozenset()) -> Any:
+        if car in state.yellow:
+            state = replace(state, yellow=tuple(range(len(state.cars))))
+        return real(state, car, at, gear, taken)
+
+    return destinations
+
+
+def test_an_engine_blocked_by_its_own_flag_fails_the_own_flag_cases(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from heatcore.rallyman import control, planning
+
+    ours = [c for i, c in SHIPPED.items() if ".own-flag." in i]
+    assert len(ours) == 2 and all(fixtures.run_case(c) is None for c in ours)
+    for module in (planning, control):
+        monkeypatch.setattr(module, "destinations", _own_flag_blocks(moves.destinations))
+    assert all(fixtures.run_case(c) is not None for c in ours)
+    assert fixtures.run_case(_case("damage.yellow-flag.other-flag.reject")) is None

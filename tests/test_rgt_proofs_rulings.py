@@ -1,0 +1,31 @@
+"""Z3 proofs over Rallyman GT's seed clauses and ruling switches (proofs/rallyman_rulings.py):
+each claim holds and each negative control (a wrong engine's table) is caught by the same
+query."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from proofs import rallyman_rulings as rr
+
+
+def _holds(rows: list[rr.Result], controls: tuple[str, ...]) -> None:
+    assert rows[0].control == "" and rows[0].ok, rows[0]
+    assert [r.control for r in rows[1:]] == list(controls)
+    missed = [r.control for r in rows[1:] if not r.ok]
+    assert not missed, missed
+
+
+@pytest.mark.rules("rgt.move.overtake-gear", "rgt.damage.yellow-flag",
+                   "rgt.ruling.yellow-flag-ends")
+def test_entering_beside_a_car_follows_the_seed_and_the_own_flag_never_blocks() -> None:
+    _holds(rr.run_entry(), rr.ENTRY_CONTROLS)
+
+
+def test_every_claim_has_a_run_and_controls() -> None:
+    runs: dict[str, Callable[[], list[rr.Result]]] = {
+        f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}
+    assert {c.id for c in rr.CATALOGUE} == set(runs)
+    assert all(c.controls for c in rr.CATALOGUE)
