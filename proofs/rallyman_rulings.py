@@ -11,10 +11,11 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   (``o = -1`` for 00), given whether it was already beside that car, whether a yellow flag is
   out that another car drew, and whether the mover drew one itself? Seed 004: beside only at
   ``g >= o`` unless already beside; cars at 0 or 00 never count; under a yellow flag nobody
-  may draw level (a car already beside goes on); the mover's own flag leaves the track as it
-  moves off (never blocks it).
-  Controls: the own flag blocks (the bug of issue 26), any gear may overtake, the yellow
-  flag ignored.
+  may draw level (``rgt.ruling.yellow-beside``: not even a car already beside; with the
+  switch "already-beside", that car goes on); the mover's own flag leaves the track as it
+  moves off (never blocks it). Both switch values are in the domain. Controls: the own flag
+  blocks (the bug of issue 26), any gear may overtake, the yellow flag ignored, the switch's
+  values swapped.
 
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
@@ -38,10 +39,13 @@ EntryRow = tuple[int, int, bool, bool, bool, bool, int, bool]
 def seed_entry(o: z3.ArithRef, g: z3.ArithRef, bd: z3.BoolRef, ba: z3.BoolRef,
                foreign: z3.BoolRef, own: z3.BoolRef, sw: z3.ArithRef) -> z3.BoolRef:
     """Seed 004 追い越し and イエローフラッグ: may the car enter the space? ``own`` never
-    matters (the flag leaves the track as its car moves off)."""
-    del own, sw
-    counts = z3.And(bd, z3.Not(ba), o >= 1)
-    return z3.Or(z3.Not(counts), z3.And(z3.Not(foreign), g >= o))
+    matters (the flag leaves the track as its car moves off). ``sw`` is the value of
+    ``rgt.ruling.yellow-beside``: 0 nobody may be beside under a flag (the seed), 1 a car
+    already beside may go on beside."""
+    del own
+    counts = z3.And(bd, o >= 1)
+    flag_ok = z3.Or(z3.Not(foreign), z3.And(ba, sw == 1))
+    return z3.Or(z3.Not(counts), z3.And(flag_ok, z3.Or(ba, g >= o)))
 
 
 def _entry_triples(track: str) -> Iterator[tuple[str, str, str]]:
@@ -101,7 +105,7 @@ def entry_query(mutation: str = "", switch: str = "", values: tuple[str, ...] = 
     """UNSAT iff the engine's table equals ``formula`` at every row of the domain."""
     o, g, sw = z3.Ints("o g sw")
     bd, ba, foreign, own = z3.Bools("bd ba foreign own")
-    rows = engine_entry(mutation, switch, values)
+    rows = engine_entry(mutation, switch, values[::-1] if mutation == "swapped" else values)
     solver = z3.Solver()
     solver.add(z3.Or([z3.And(o == ro, g == rg, bd == rbd, ba == rba, foreign == rf,
                              own == rown, sw == rk, formula(o, g, bd, ba, foreign, own, sw)
@@ -111,7 +115,7 @@ def entry_query(mutation: str = "", switch: str = "", values: tuple[str, ...] = 
     return result
 
 
-ENTRY_CONTROLS = ("own-flag-blocks", "any-gear", "flag-ignored")
+ENTRY_CONTROLS = ("own-flag-blocks", "any-gear", "flag-ignored", "swapped")
 
 # ------------------------------------------------------------------ results
 
@@ -137,8 +141,9 @@ def _run(proof: str, query: Callable[..., Any], controls: tuple[str, ...],
 
 
 def run_entry() -> list[Result]:
-    """The entry proof and its controls."""
-    return _run("entry", entry_query, ENTRY_CONTROLS)
+    """The entry proof (both values of ``yellow_beside``) and its controls."""
+    return _run("entry", entry_query, ENTRY_CONTROLS, switch="yellow_beside",
+                values=("nobody", "already-beside"))
 
 
 @dataclass(frozen=True)
@@ -154,9 +159,11 @@ class Claim:
 CATALOGUE = (
     Claim("rgt-entry", "A car may enter a space beside another car in gear 1 or more only at "
           "that car's gear or higher, unless already beside it, and not at all while another "
-          "car's yellow flag is out; its own yellow flag never holds it back. The engine's "
-          "destinations equal this on both tracks for every gear and flag.",
-          ("rgt.move.overtake-gear", "rgt.damage.yellow-flag", "rgt.ruling.yellow-flag-ends"),
+          "car's yellow flag is out (rgt.ruling.yellow-beside: not even when already beside, "
+          "or, switched, then yes); its own yellow flag never holds it back. The engine's "
+          "destinations equal this on both tracks for every gear, flag and switch value.",
+          ("rgt.move.overtake-gear", "rgt.damage.yellow-flag", "rgt.ruling.yellow-flag-ends",
+           "rgt.ruling.yellow-beside"),
           ENTRY_CONTROLS),
 )
 

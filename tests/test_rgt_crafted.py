@@ -84,3 +84,16 @@ def test_an_engine_blocked_by_its_own_flag_fails_the_own_flag_cases(
         monkeypatch.setattr(module, "destinations", _own_flag_blocks(moves.destinations))
     assert all(fixtures.run_case(c) is not None for c in ours)
     assert fixtures.run_case(_case("damage.yellow-flag.other-flag.reject")) is None
+
+
+@pytest.mark.rules("rgt.ruling.yellow-beside")
+def test_under_a_yellow_flag_nobody_stays_beside_unless_switched() -> None:
+    nobody = _legal("ruling.yellow-beside.nobody.legal")
+    keep = _legal("ruling.yellow-beside.already-beside.legal")
+    assert nobody and not any(a.endswith("T12.L2.2") for a in nobody)
+    assert set(nobody) < set(keep) and "P1 lay G3 T12.L2.2" in keep
+    refused = _case("ruling.yellow-beside.nobody.reject")["expect"]["rejection"]
+    assert refused == {"action": "P1 lay G3 T12.L2.2", "kind": "illegal-action",
+                       "rule": "rgt.damage.yellow-flag"}
+    step = _case("ruling.yellow-beside.already-beside.steps")["expect"]["steps"][0]
+    assert step["state"]["turn"]["plan"][0]["to"] == "T12.L2.2"

@@ -19,7 +19,7 @@ def _holds(rows: list[rr.Result], controls: tuple[str, ...]) -> None:
 
 
 @pytest.mark.rules("rgt.move.overtake-gear", "rgt.damage.yellow-flag",
-                   "rgt.ruling.yellow-flag-ends")
+                   "rgt.ruling.yellow-flag-ends", "rgt.ruling.yellow-beside")
 def test_entering_beside_a_car_follows_the_seed_and_the_own_flag_never_blocks() -> None:
     _holds(rr.run_entry(), rr.ENTRY_CONTROLS)
 

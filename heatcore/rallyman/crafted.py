@@ -126,6 +126,34 @@ CASES += [
 ]
 
 
+def _beside_under_flag(value: str) -> Callable[[], RaceState]:
+    """P1 (gear 3) beside P2 (gear 2) on albert-park: T12.L3.1 is beside both T12.L2.1 and
+    T12.L2.2; P3 (gear 0, far behind) drew a yellow flag."""
+    return lambda: placed(car("T12.L2.1", 3), car("T12.L3.1", 2), car("T1.L1.1", 0),
+                          track=AP, yellow=(2,), options=Options(yellow_beside=value))
+
+
+_YB = ("rgt.ruling.yellow-beside",)
+_YB_SRC = "seed 004 イエローフラッグ: 各プレイヤーは他のプレイヤーのクルマの横に並ぶことができない"
+CASES += [
+    Crafted("ruling.yellow-beside.nobody.legal",
+            "Under another car's yellow flag a car already beside a car may not move on "
+            "beside it: only the space away from it is offered", ("rgt.damage.yellow-flag",),
+            _YB, _YB_SRC, _beside_under_flag("nobody"), "legal"),
+    Crafted("ruling.yellow-beside.nobody.reject",
+            "Under another car's yellow flag, staying beside a car is refused naming the "
+            "yellow flag rule", ("rgt.damage.yellow-flag",), _YB, _YB_SRC,
+            _beside_under_flag("nobody"), "reject", ("P1 lay G3 T12.L2.2",)),
+    Crafted("ruling.yellow-beside.already-beside.legal",
+            "Switch yellow_beside=already-beside: a car already beside a car may go on beside "
+            "it under a yellow flag", ("rgt.damage.yellow-flag",), _YB, _YB_SRC,
+            _beside_under_flag("already-beside"), "legal"),
+    Crafted("ruling.yellow-beside.already-beside.steps",
+            "Switch yellow_beside=already-beside: the car lays its die beside the car it "
+            "already stood beside", ("rgt.damage.yellow-flag",), _YB, _YB_SRC,
+            _beside_under_flag("already-beside"), "steps", ("P1 lay G3 T12.L2.2",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

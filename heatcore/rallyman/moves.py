@@ -44,29 +44,31 @@ def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
 
 
 @implements("rgt.move.one-car-per-space", "rgt.move.forward", "rgt.move.overtake-gear",
-            "rgt.move.overtake-between", "rgt.damage.yellow-flag")
+            "rgt.move.overtake-between", "rgt.damage.yellow-flag", "rgt.ruling.yellow-beside")
 def destinations(state: RaceState, car: int, at: str, gear: int,
                  taken: frozenset[str] = frozenset()) -> Iterator[Move]:
     """Moves from ``at`` that ``car`` may make in ``gear``: into a free space (not in
     ``taken`` either), and beside another car only at its gear or higher (no car at all under
-    another car's yellow flag, except cars at 0 or 00) unless already beside that car. The
-    moving car's own flag leaves the track as it moves off, so it never blocks that car."""
+    another car's yellow flag, except cars at 0 or 00) unless already beside that car (under
+    a yellow flag only with ``yellow_beside`` "already-beside"). The moving car's own flag
+    leaves the track as it moves off, so it never blocks that car."""
     track = state.track
     others = [(c.space, c.gear) for i, c in enumerate(state.cars)
               if i != car and c.where == ON_TRACK]
     occupied = {space for space, _ in others}
     yellow = any(holder != car for holder in state.yellow)
+    keep = state.options.yellow_beside == "already-beside"
     for move in track.moves[at]:
         if move.dst in occupied or move.dst in taken:
             continue
         ok = True
         for space, other_gear in others:
-            if space in track.beside[move.dst] and space not in track.beside[at]:
-                if other_gear < 1:
-                    continue
-                if yellow or gear < other_gear:
-                    ok = False
-                    break
+            if space not in track.beside[move.dst] or other_gear < 1:
+                continue
+            already = space in track.beside[at]
+            if (yellow and not (already and keep)) or (not already and gear < other_gear):
+                ok = False
+                break
         if ok:
             yield move
 

@@ -22,6 +22,7 @@ class Options:
     return_space: str = "loc-space"
     gear_damage_removes: str = "highest"
     first_die_jumps: str = "yes"
+    yellow_beside: str = "nobody"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

@@ -147,18 +147,21 @@ def _entries(state: JSON, at: str, gear: int, taken: frozenset[str] | set[str],
     """Spaces ahead of ``at`` the acting car may enter in ``gear``: free, not yet on its
     path, and beside another car only at that car's gear or higher (no car at all under a
     yellow flag other than its own, which leaves the track as it moves off; cars at 0 or 00
-    do not count), unless already beside it."""
+    do not count), unless already beside it (under a yellow flag only when the switch
+    ``yellow_beside`` says so)."""
     track = printed_track(state["track"])
     me = state["turn"]["car"]
     others = [(c["space"], gear_of(c["gear"])) for c in state["cars"]
               if c["id"] != me and c["where"] == "track"]
     flag = any(holder != me for holder in state["yellow"])
+    keep = options(state)["yellow_beside"] == "already-beside"
     out = []
     for dst in track.ahead[at]:
         if dst in taken or any(dst == sp for sp, _ in others):
             continue
-        if any(sp in track.beside[dst] and sp not in track.beside[at] and og >= 1
-               and (flag or gear < og) for sp, og in others):
+        if any(sp in track.beside[dst] and og >= 1
+               and ((flag and not (keep and sp in track.beside[at]))
+                    or (sp not in track.beside[at] and gear < og)) for sp, og in others):
             continue
         out.append(dst)
     return out
