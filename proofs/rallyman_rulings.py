@@ -17,6 +17,10 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   blocks (the bug of issue 26), any gear may overtake, the yellow flag ignored, the switch's
   values swapped.
 
+* ``gear-damage``: which gear dice a car with ``t`` gear damage tokens may lay, and how many
+  in a turn, for each value of ``rgt.ruling.gear-damage-die``. Controls: the count reading
+  played as the highest-die one, the tokens ignored (removed behaviour).
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -117,6 +121,62 @@ def entry_query(mutation: str = "", switch: str = "", values: tuple[str, ...] = 
 
 ENTRY_CONTROLS = ("own-flag-blocks", "any-gear", "flag-ignored", "swapped")
 
+# ------------------------------------------------------------------ gear damage
+
+GEAR_DAMAGE_VALUES = ("highest", "lowest", "count")
+
+
+def seed_gear_damage(n: z3.ArithRef, t: z3.ArithRef, d: z3.ArithRef, sw: z3.ArithRef,
+                     ) -> tuple[z3.BoolRef, z3.ArithRef]:
+    """(gear die ``d`` may be laid, how many gear dice may be laid in a turn) for a dashboard
+    of ``n`` gear dice with ``t`` gear damage tokens; ``sw`` indexes GEAR_DAMAGE_VALUES.
+    Seed 004 ギアダメージ: one gear die fewer per token; rgt.ruling.gear-damage-die: the
+    highest die (0), the lowest (1), or no particular die, one fewer laid (2)."""
+    kept = z3.If(n - t > 0, n - t, 0)
+    on_board = z3.And(d >= 1, d <= n)
+    which = z3.If(sw == 0, d <= kept, z3.If(sw == 1, d > n - kept, kept > 0))
+    return z3.And(on_board, which), kept
+
+
+def engine_gear_damage(mutation: str = "") -> set[tuple[int, int, int, int, bool, int]]:
+    """(gear dice printed, tokens, die, value index, die available, gear dice per turn) by
+    ``components.dashboard`` on the GT6, GT5 and GT4 dry asphalt dashboards."""
+    from heatcore.rallyman.components import dashboard
+    from heatcore.rallyman.options import Options
+
+    rows = set()
+    for k, value in enumerate(GEAR_DAMAGE_VALUES):
+        if mutation == "count-as-highest" and value == "count":
+            value = "highest"
+        for cls in ("GT6", "GT5", "GT4"):
+            printed = len(dashboard(cls, "asphalt", "dry", (), Options()).gears)
+            for t in range(0, 8):
+                tokens = () if mutation == "tokens-ignored" else ("gear",) * t
+                board = dashboard(cls, "asphalt", "dry", tokens,
+                                  Options(gear_damage_removes=value))
+                for d in range(1, 7):
+                    rows.add((printed, t, d, k, d in board.gears, board.gear_dice))
+    return rows
+
+
+def gear_damage_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's dashboards equal the formula for every value, die and token
+    count."""
+    n, t, d, sw = z3.Ints("n t d sw")
+    solver = z3.Solver()
+    cases = []
+    for rn, rt, rd, rk, ok, cap in engine_gear_damage(mutation):
+        avail, kept = seed_gear_damage(n, t, d, sw)
+        cases.append(z3.And(n == rn, t == rt, d == rd, sw == rk,
+                            z3.Or(avail != z3.BoolVal(ok), kept != cap)))
+    solver.add(z3.Or(cases))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+GEAR_DAMAGE_CONTROLS = ("count-as-highest", "tokens-ignored")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -165,9 +225,19 @@ CATALOGUE = (
           ("rgt.move.overtake-gear", "rgt.damage.yellow-flag", "rgt.ruling.yellow-flag-ends",
            "rgt.ruling.yellow-beside"),
           ENTRY_CONTROLS),
+    Claim("rgt-gear-damage", "With t gear damage tokens a dashboard of n gear dice keeps "
+          "max(0, n - t) gear dice per turn: the dice 1 to n - t (rgt.ruling.gear-damage-die), "
+          "or switched the dice t + 1 to n, or every die but one fewer laid per token; the "
+          "engine's dashboards equal this for every class, token count and value.",
+          ("rgt.damage.gear", "rgt.ruling.gear-damage-die"), GEAR_DAMAGE_CONTROLS),
 )
 
-RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry,)
+def run_gear_damage() -> list[Result]:
+    """The gear damage proof (every value of ``gear_damage_removes``) and its controls."""
+    return _run("gear-damage", gear_damage_query, GEAR_DAMAGE_CONTROLS)
+
+
+RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -97,3 +97,20 @@ def test_under_a_yellow_flag_nobody_stays_beside_unless_switched() -> None:
                        "rule": "rgt.damage.yellow-flag"}
     step = _case("ruling.yellow-beside.already-beside.steps")["expect"]["steps"][0]
     assert step["state"]["turn"]["plan"][0]["to"] == "T12.L2.2"
+
+
+def _dice(ident: str) -> set[str]:
+    return {a.split()[2] for a in _legal(ident) if a.split()[1] == "lay"}
+
+
+@pytest.mark.rules("rgt.ruling.gear-damage-die", "rgt.damage.gear")
+def test_gear_damage_removes_a_die_by_each_reading() -> None:
+    assert "G6" not in _dice("ruling.gear-damage-die.highest.legal")
+    assert {"G4", "G5"} <= _dice("ruling.gear-damage-die.highest.legal")
+    refused = _case("ruling.gear-damage-die.highest.reject")["expect"]["rejection"]
+    assert refused["action"] == "P1 lay G6 T1.L2.2"
+    assert _dice("ruling.gear-damage-die.lowest.legal") == {"G2", "C"}
+    assert {"G4", "G5", "G6"} <= _dice("ruling.gear-damage-die.count.legal")
+    capped = _case("ruling.gear-damage-die.count.cap")
+    assert sum(s["die"] != "C" for s in capped["state"]["turn"]["plan"]) == 5
+    assert _dice("ruling.gear-damage-die.count.cap") == {"C"}

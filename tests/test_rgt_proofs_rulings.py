@@ -24,6 +24,11 @@ def test_entering_beside_a_car_follows_the_seed_and_the_own_flag_never_blocks() 
     _holds(rr.run_entry(), rr.ENTRY_CONTROLS)
 
 
+@pytest.mark.rules("rgt.damage.gear", "rgt.ruling.gear-damage-die")
+def test_gear_damage_keeps_one_gear_die_fewer_per_token_in_each_reading() -> None:
+    _holds(rr.run_gear_damage(), rr.GEAR_DAMAGE_CONTROLS)
+
+
 def test_every_claim_has_a_run_and_controls() -> None:
     runs: dict[str, Callable[[], list[rr.Result]]] = {
         f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}

@@ -154,6 +154,44 @@ CASES += [
             _beside_under_flag("already-beside"), "steps", ("P1 lay G3 T12.L2.2",)),
 ]
 
+def _damaged(gear: int, value: str, lays: tuple[str, ...] = ()) -> Callable[[], RaceState]:
+    """P1 (GT6, dry) in ``gear`` with one gear damage token, with ``lays`` already laid."""
+
+    def build() -> RaceState:
+        state = placed(car("T1.L2.1", gear, tokens=("gear",)), car("T9.L3.1", 0),
+                       options=Options(gear_damage_removes=value))
+        for text in lays:
+            state, _ = apply(state, parse_action(text))
+        return state
+
+    return build
+
+
+_GD = ("rgt.ruling.gear-damage-die",)
+_GD_SRC = ("seed 004 ギアダメージ: 手番時に使用できる「ギアダイス」がトークン１つにつき１つ減る。"
+           "ギアの数は問わない")
+_FIVE = ("P1 lay G1 T1.L2.2", "P1 lay G2 T1.L2.3", "P1 lay G3 T2.L2.1", "P1 lay G4 T2.L2.2",
+         "P1 lay G5 T2.L2.3")
+CASES += [
+    Crafted("ruling.gear-damage-die.highest.legal",
+            "One gear damage token takes the gear 6 die away: from gear 5 only G4 and G5 (and "
+            "coast)", ("rgt.damage.gear",), _GD, _GD_SRC, _damaged(5, "highest"), "legal"),
+    Crafted("ruling.gear-damage-die.highest.reject",
+            "One gear damage token takes the gear 6 die away: G6 is refused",
+            ("rgt.damage.gear",), _GD, _GD_SRC, _damaged(5, "highest"), "reject",
+            ("P1 lay G6 T1.L2.2",)),
+    Crafted("ruling.gear-damage-die.lowest.legal",
+            "Switch gear_damage_removes=lowest: the gear 1 die is gone, from gear 1 only G2 "
+            "and coast", ("rgt.damage.gear",), _GD, _GD_SRC, _damaged(1, "lowest"), "legal"),
+    Crafted("ruling.gear-damage-die.count.legal",
+            "Switch gear_damage_removes=count: every gear die stays, from gear 5 G4, G5 and "
+            "G6", ("rgt.damage.gear",), _GD, _GD_SRC, _damaged(5, "count"), "legal"),
+    Crafted("ruling.gear-damage-die.count.cap",
+            "Switch gear_damage_removes=count: after five gear dice a GT6 car with one token "
+            "may lay no sixth", ("rgt.damage.gear",), _GD, _GD_SRC,
+            _damaged(0, "count", _FIVE), "legal"),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

@@ -106,7 +106,7 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
     if "gear" in me.tokens:
         tags.add("rgt.ruling.gear-damage-die")
     board = car_dashboard(before, turn.car)
-    if not board.coast or not board.brake or not board.gears:
+    if not board.coast or not board.brake or not board.gears or not board.gear_dice:
         tags.add("rgt.damage.no-dice-left")
     return tags
 

@@ -30,6 +30,8 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
     plan = turn.plan
     used = {s.die for s in plan}
     gears = tuple(g for g in board.gears if f"G{g}" not in used)
+    if sum(1 for s in plan if s.die != "C") >= board.gear_dice:
+        gears = ()  # rgt.ruling.gear-damage-die "count": no gear die left this turn
     coast = board.coast - sum(1 for s in plan if s.die == "C")
     brakes = board.brake - sum(s.brakes for s in plan)
     boosts = board.boost - sum(s.boosts for s in plan)

@@ -15,6 +15,7 @@ from heatcore.rallyman.oracle.printed import (
     corner_rule,
     corner_verdict,
     dashboard,
+    gear_dice_allowed,
     gear_of,
     gear_step_ok,
     number,
@@ -118,6 +119,8 @@ class Checker:
         if extra or any(d.startswith("G") and int(d[1:]) not in gears for d in dice) or \
                 dice["C"] > coast or dice["B"] > brake or dice["U"] > boost:
             out.append(Finding("rgt.dice.dashboard", f"{turn['car']} laid {dict(dice)}"))
+        if sum(n for d, n in dice.items() if d.startswith("G")) > gear_dice_allowed(state, car):
+            out.append(Finding("rgt.damage.gear", f"{turn['car']} laid {dict(dice)}"))
         return out
 
     # ------------------------------------------------------------------ steps

@@ -13,6 +13,7 @@ from heatcore.rallyman.oracle.printed import (
     JSON,
     corner_verdict,
     dashboard,
+    gear_dice_allowed,
     gear_of,
     number,
     options,
@@ -66,6 +67,8 @@ def lays(state: JSON) -> list[tuple[str, int, str]]:
     at = plan[-1]["to"] if plan else turn["start"]
     current = plan[-1]["gear"] if plan else gear_of(turn["start_gear"])
     jumps = options(state)["first_die_jumps"] == "yes" or bool(plan)
+    if sum(1 for s in plan if s["die"] != "C") >= gear_dice_allowed(state, car):
+        gears = ()
     choices = []
     for g in gears:
         change = g - max(current, 0)

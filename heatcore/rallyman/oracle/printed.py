@@ -142,13 +142,22 @@ def dashboard(state: JSON, car: JSON) -> tuple[tuple[int, ...], int, int, int, i
         state["weather"]]
     tokens = Counter(car["tokens"])
     kept = max(0, gear - tokens["gear"])
-    gears = tuple(range(1, kept + 1)) if options(state)["gear_damage_removes"] == \
-        "highest" else tuple(range(gear - kept + 1, gear + 1))
+    removes = options(state)["gear_damage_removes"]
+    if removes == "count":  # any gear die, but one fewer of them per token
+        gears = tuple(range(1, gear + 1)) if kept else ()
+    else:
+        gears = tuple(range(1, kept + 1)) if removes == "highest" \
+            else tuple(range(gear - kept + 1, gear + 1))
     limit = int(comp["limits"]["warnings"])
     if comp["limits"]["suited"][car["tyres"]] != state["weather"]:
         limit = min(limit, int(options(state)["mismatch_limit"]))
     return (gears, max(0, coast - tokens["coast"]), max(0, brake - tokens["brake"]), boost,
             limit)
+
+def gear_dice_allowed(state: JSON, car: JSON) -> int:
+    """How many gear dice ``car`` may lay this turn: one fewer per gear damage token."""
+    printed = printed_components()["dashboards"][car["class"]][car["tyres"]][state["weather"]]
+    return max(0, int(printed[0]) - Counter(car["tokens"])["gear"])
 
 def order_key(state: JSON, index: int, car: JSON) -> tuple[int, int, int, int]:
     """Turn-order key (smaller plays first): speed, distance, lane, car number."""
