@@ -21,6 +21,10 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   in a turn, for each value of ``rgt.ruling.gear-damage-die``. Controls: the count reading
   played as the highest-die one, the tokens ignored (removed behaviour).
 
+* ``first-die``: the first gear die of a turn for every start gear and both switches that
+  bear on it (``first_die_jumps``, ``zero_start``). Controls: the gear-0 switch ignored, the
+  first die treated like any other (removed behaviour of both switches).
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -177,6 +181,57 @@ def gear_damage_query(mutation: str = "") -> z3.CheckSatResult:
 GEAR_DAMAGE_CONTROLS = ("count-as-highest", "tokens-ignored")
 
 
+# ------------------------------------------------------------------ first gear die
+
+
+def seed_first_die(c: z3.ArithRef, g: z3.ArithRef, b: z3.ArithRef, u: z3.ArithRef,
+                   jumps: z3.BoolRef, zero_boost: z3.BoolRef) -> z3.BoolRef:
+    """Seed 004 ギアダイス, ブレーキダイス, ブーストダイス for the first gear die of a turn
+    from gear ``c``: one gear away or equal freely, two up with a boost die, k >= 2 down with
+    k - 1 brake dice; brake or boost dice only when rgt.ruling.first-die-brake allows
+    (``jumps``); from gear 0 only gear die 1 unless rgt.ruling.gear-zero-start allows gear 2
+    with a boost die (``zero_boost``)."""
+    d = g - c
+    step = z3.Or(z3.And(d >= -1, d <= 1, b == 0, u == 0), z3.And(d == 2, b == 0, u == 1),
+                 z3.And(d <= -2, b == -d - 1, u == 0))
+    return z3.And(step, z3.Or(jumps, z3.And(b == 0, u == 0)),
+                  z3.Or(c > 0, g == 1, zero_boost))
+
+
+def engine_first_die(mutation: str = "") -> set[tuple[int, int, int, int, bool, bool]]:
+    """(start gear, gear, brakes, boosts, first_die_jumps, zero_start boost) of every first
+    die the engine offers, plenty of dice left."""
+    from heatcore.rallyman.moves import die_choices
+
+    rows = set()
+    for c in range(0, 7):
+        for jumps in (False, True):
+            for zero in (False, True):
+                allow = True if mutation == "zero-switch-ignored" else zero
+                first = mutation != "first-not-special"
+                for ch in die_choices(c, first, (1, 2, 3, 4, 5, 6), False, 5, 1, jumps, allow):
+                    rows.add((c, ch.gear, ch.brakes, ch.boosts, jumps, zero))
+    return rows
+
+
+def first_die_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's first dice equal the formula for every start gear, die count
+    and value of both switches."""
+    c, g, b, u = z3.Ints("c g b u")
+    jumps, zero = z3.Bools("jumps zero")
+    table = engine_first_die(mutation)
+    in_table = z3.Or([z3.And(c == tc, g == tg, b == tb, u == tu, jumps == tj, zero == tz)
+                      for tc, tg, tb, tu, tj, tz in table])
+    solver = z3.Solver()
+    solver.add(c >= 0, c <= 6, g >= 1, g <= 6, b >= 0, b <= 5, u >= 0, u <= 1)
+    solver.add(in_table != seed_first_die(c, g, b, u, jumps, zero))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+FIRST_DIE_CONTROLS = ("zero-switch-ignored", "first-not-special")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -230,6 +285,12 @@ CATALOGUE = (
           "or switched the dice t + 1 to n, or every die but one fewer laid per token; the "
           "engine's dashboards equal this for every class, token count and value.",
           ("rgt.damage.gear", "rgt.ruling.gear-damage-die"), GEAR_DAMAGE_CONTROLS),
+    Claim("rgt-first-die", "The first gear die of a turn follows the gear steps of seed "
+          "004, with brake or boost dice only as rgt.ruling.first-die-brake allows, and from "
+          "gear 0 is gear die 1 or (rgt.ruling.gear-zero-start) gear die 2 with a boost die; "
+          "the engine's choices equal this for every start gear and both switches.",
+          ("rgt.dice.gear-step", "rgt.ruling.first-die-brake", "rgt.ruling.gear-zero-start"),
+          FIRST_DIE_CONTROLS),
 )
 
 def run_gear_damage() -> list[Result]:
@@ -237,7 +298,12 @@ def run_gear_damage() -> list[Result]:
     return _run("gear-damage", gear_damage_query, GEAR_DAMAGE_CONTROLS)
 
 
-RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage)
+def run_first_die() -> list[Result]:
+    """The first-die proof (both switches) and its controls."""
+    return _run("first-die", first_die_query, FIRST_DIE_CONTROLS)
+
+
+RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -114,3 +114,13 @@ def test_gear_damage_removes_a_die_by_each_reading() -> None:
     capped = _case("ruling.gear-damage-die.count.cap")
     assert sum(s["die"] != "C" for s in capped["state"]["turn"]["plan"]) == 5
     assert _dice("ruling.gear-damage-die.count.cap") == {"C"}
+
+
+@pytest.mark.rules("rgt.ruling.gear-zero-start", "rgt.dice.gear-step", "rgt.dice.boost")
+def test_gear_die_2_with_a_boost_from_gear_0_unless_switched() -> None:
+    assert _dice("ruling.gear-zero-start.boost.legal") == {"G1", "G2"}
+    step = _case("ruling.gear-zero-start.boost.steps")["expect"]["steps"][0]
+    assert step["state"]["turn"]["plan"][0]["boosts"] == 1
+    assert _dice("ruling.gear-zero-start.gear1.legal") == {"G1"}
+    refused = _case("ruling.gear-zero-start.gear1.reject")["expect"]["rejection"]
+    assert refused["action"] == "P1 lay G2 T1.L2.2"

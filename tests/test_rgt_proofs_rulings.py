@@ -29,6 +29,12 @@ def test_gear_damage_keeps_one_gear_die_fewer_per_token_in_each_reading() -> Non
     _holds(rr.run_gear_damage(), rr.GEAR_DAMAGE_CONTROLS)
 
 
+@pytest.mark.rules("rgt.dice.gear-step", "rgt.ruling.first-die-brake",
+                   "rgt.ruling.gear-zero-start")
+def test_the_first_gear_die_from_every_gear_and_both_switches() -> None:
+    _holds(rr.run_first_die(), rr.FIRST_DIE_CONTROLS)
+
+
 def test_every_claim_has_a_run_and_controls() -> None:
     runs: dict[str, Callable[[], list[rr.Result]]] = {
         f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}

@@ -83,7 +83,8 @@ def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
             continue
         gears = (choice.gear,) if token[0] == "G" else ()
         allowed = list(die_choices(gear, first, gears, token[0] == "C",
-                                   pool["B"] + pool["B!"], pool["U"] + pool["U!"], jumps))
+                                   pool["B"] + pool["B!"], pool["U"] + pool["U!"], jumps,
+                                   state.options.zero_start == "boost"))
         for legal in allowed:
             for brakes in _brake_options(pool, "B", legal.brakes):
                 for boosts in _brake_options(pool, "U", legal.boosts):

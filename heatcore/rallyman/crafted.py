@@ -192,6 +192,32 @@ CASES += [
             _damaged(0, "count", _FIVE), "legal"),
 ]
 
+def _from_zero(value: str) -> Callable[[], RaceState]:
+    """P1, a GT5 (one boost die), in gear 0 on a straight."""
+    return lambda: placed(car("T1.L2.1", 0, car_class="GT5"),
+                          car("T9.L3.1", 0, car_class="GT5"), options=Options(zero_start=value))
+
+
+_GZ = ("rgt.ruling.gear-zero-start",)
+_GZ_SRC = ("seed 004 ブーストダイス: 現在のギアから「2段階」上げる場合、"
+           "緑のブーストダイスも一緒に振らなければならない")
+CASES += [
+    Crafted("ruling.gear-zero-start.boost.legal",
+            "From gear 0 a GT5 may lay gear die 1, or gear die 2 with its boost die",
+            ("rgt.dice.gear-step", "rgt.dice.boost"), _GZ, _GZ_SRC, _from_zero("boost"),
+            "legal"),
+    Crafted("ruling.gear-zero-start.boost.steps",
+            "From gear 0, gear die 2 is laid with a boost die", ("rgt.dice.boost",), _GZ,
+            _GZ_SRC, _from_zero("boost"), "steps", ("P1 lay G2 T1.L2.2",)),
+    Crafted("ruling.gear-zero-start.gear1.legal",
+            "Switch zero_start=gear1: from gear 0 only gear die 1 is offered, boost die or not",
+            ("rgt.dice.gear-step",), _GZ, _GZ_SRC, _from_zero("gear1"), "legal"),
+    Crafted("ruling.gear-zero-start.gear1.reject",
+            "Switch zero_start=gear1: gear die 2 from gear 0 is refused",
+            ("rgt.dice.gear-step",), _GZ, _GZ_SRC, _from_zero("gear1"), "reject",
+            ("P1 lay G2 T1.L2.2",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

@@ -24,11 +24,13 @@ class DieChoice:
 
 
 @implements("rgt.dice.gear", "rgt.dice.gear-step", "rgt.dice.coast", "rgt.dice.brake",
-            "rgt.dice.boost", "rgt.ruling.first-die-brake")
+            "rgt.dice.boost", "rgt.ruling.first-die-brake", "rgt.ruling.gear-zero-start")
 def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
-                brakes: int, boosts: int, jumps_on_first: bool) -> Iterator[DieChoice]:
+                brakes: int, boosts: int, jumps_on_first: bool,
+                boost_from_zero: bool = True) -> Iterator[DieChoice]:
     """The dice that may drive the next space from gear ``current`` (``gears``: gear dice
-    left; ``coast``: a coast die left; ``brakes``/``boosts``: those dice left)."""
+    left; ``coast``: a coast die left; ``brakes``/``boosts``: those dice left;
+    ``boost_from_zero``: gear die 2 with a boost die may start from gear 0)."""
     for gear in gears:
         change = gear - max(current, 0)
         need_brakes = max(0, -change - 1)
@@ -36,6 +38,8 @@ def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
         if change > 2:
             continue
         if (need_brakes or need_boosts) and first and not jumps_on_first:
+            continue
+        if first and current <= 0 and gear != 1 and not boost_from_zero:
             continue
         if need_brakes <= brakes and need_boosts <= boosts:
             yield DieChoice(f"G{gear}", gear, need_brakes, need_boosts)

@@ -23,6 +23,7 @@ class Options:
     gear_damage_removes: str = "highest"
     first_die_jumps: str = "yes"
     yellow_beside: str = "nobody"
+    zero_start: str = "boost"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

@@ -39,7 +39,8 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
     taken = frozenset(s.to for s in plan) | {turn.start}
     out = []
     for choice in die_choices(gear, not plan, gears, coast > 0, brakes, boosts,
-                              state.options.first_die_jumps == "yes"):
+                              state.options.first_die_jumps == "yes",
+                              state.options.zero_start == "boost"):
         for move in destinations(state, turn.car, at, choice.gear, taken):
             out.append(step_for(state.track, choice, move))
     return out

@@ -75,6 +75,8 @@ def lays(state: JSON) -> list[tuple[str, int, str]]:
         need_b, need_u = max(0, -change - 1), 1 if change == 2 else 0
         if f"G{g}" in used or change > 2 or ((need_b or need_u) and not jumps):
             continue
+        if not plan and current <= 0 and g != 1 and options(state)["zero_start"] == "gear1":
+            continue
         if need_b <= brake and need_u <= boost:
             choices.append((f"G{g}", g))
     if coast > 0 and current >= 1:
@@ -134,6 +136,8 @@ def _relay_moves(state: JSON, at: str, current: int, first: bool,
             change = gear - max(current, 0)
             need_b, need_u = max(0, -change - 1), 1 if change == 2 else 0
             if change > 2 or ((need_b or need_u) and not jumps):
+                continue
+            if first and current <= 0 and gear != 1 and options(state)["zero_start"] == "gear1":
                 continue
         for brakes in _takes(pool, "B", need_b):
             for boosts in _takes(pool, "U", need_u):
