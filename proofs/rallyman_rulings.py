@@ -25,6 +25,10 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   bear on it (``first_die_jumps``, ``zero_start``). Controls: the gear-0 switch ignored, the
   first die treated like any other (removed behaviour of both switches).
 
+* ``more-dice``: whether a die may follow one whose space makes a loss of control certain,
+  for both values of ``dice_after_loss``. Controls: the switch ignored, the track's warnings
+  ignored (removed behaviour).
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -232,6 +236,63 @@ def first_die_query(mutation: str = "") -> z3.CheckSatResult:
 FIRST_DIE_CONTROLS = ("zero-switch-ignored", "first-not-special")
 
 
+# ------------------------------------------------------------------ dice after a certain loss
+
+
+def seed_more_dice(over: z3.BoolRef, tw: z3.ArithRef, limit: z3.ArithRef,
+                   sw: z3.ArithRef) -> z3.BoolRef:
+    """May another die be laid after one die whose space exceeds a limit (``over``) or adds
+    ``tw`` track warnings, with a dashboard limit of ``limit``? rgt.ruling.dice-after-loss:
+    yes (``sw == 0``, seed 004 rolls every laid die), or (``sw == 1``) only while the loss is
+    not certain."""
+    return z3.Or(sw == 0, z3.And(z3.Not(over), tw < limit))
+
+
+def engine_more_dice(mutation: str = "") -> set[tuple[bool, int, int, int, bool]]:
+    """(overspeed, track warnings, limit, value index, another die offered) by the engine's
+    planner, after one laid die on a straight (its verdict set by hand), dry or wet with
+    asphalt tyres and a mismatch limit of 2."""
+    from heatcore.rallyman.crafted import car, placed
+    from heatcore.rallyman.options import Options
+    from heatcore.rallyman.planning import car_dashboard, next_steps
+    from heatcore.rallyman.state import Step
+    from heatcore.values import replace
+
+    rows = set()
+    for k, value in enumerate(("allowed", "stop")):
+        if mutation == "switch-ignored":
+            value = "allowed"
+        options = Options(dice_after_loss=value, mismatch_limit="2")
+        for weather in ("dry", "wet"):
+            state = placed(car("T1.L2.1", 1, tyres="asphalt"), car("T9.L3.1", 0),
+                           options=options, weather=weather)
+            turn = state.turn
+            assert turn is not None and turn.car == 0
+            limit = car_dashboard(state, 0).limit
+            for over in (False, True):
+                for tw in range(0, 4):
+                    laid = 0 if mutation == "track-warnings-ignored" else tw
+                    step = Step("G1", 1, 0, 0, "T1.L2.2", laid, over, False)
+                    more = bool(next_steps(state, replace(turn, plan=(step,))))
+                    rows.add((over, tw, limit, k, more))
+    return rows
+
+
+def more_dice_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's planner equals the formula at every row."""
+    tw, limit, sw = z3.Ints("tw limit sw")
+    over = z3.Bool("over")
+    solver = z3.Solver()
+    solver.add(z3.Or([z3.And(over == ro, tw == rt, limit == rl, sw == rk,
+                             seed_more_dice(over, tw, limit, sw) != z3.BoolVal(more))
+                      for ro, rt, rl, rk, more in engine_more_dice(mutation)]))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+MORE_DICE_CONTROLS = ("switch-ignored", "track-warnings-ignored")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -291,6 +352,11 @@ CATALOGUE = (
           "the engine's choices equal this for every start gear and both switches.",
           ("rgt.dice.gear-step", "rgt.ruling.first-die-brake", "rgt.ruling.gear-zero-start"),
           FIRST_DIE_CONTROLS),
+    Claim("rgt-more-dice", "After a laid die whose space exceeds a limit, or whose track "
+          "warnings reach the dashboard's limit, another die may be laid "
+          "(rgt.ruling.dice-after-loss), or, switched, none; the engine's planner equals this "
+          "for both limits, every track warning count and both values.",
+          ("rgt.ruling.dice-after-loss", "rgt.turn.sequence"), MORE_DICE_CONTROLS),
 )
 
 def run_gear_damage() -> list[Result]:
@@ -303,7 +369,13 @@ def run_first_die() -> list[Result]:
     return _run("first-die", first_die_query, FIRST_DIE_CONTROLS)
 
 
-RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die)
+def run_more_dice() -> list[Result]:
+    """The dice-after-a-loss proof (both values) and its controls."""
+    return _run("more-dice", more_dice_query, MORE_DICE_CONTROLS)
+
+
+RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die,
+                                                run_more_dice)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -124,3 +124,14 @@ def test_gear_die_2_with_a_boost_from_gear_0_unless_switched() -> None:
     assert _dice("ruling.gear-zero-start.gear1.legal") == {"G1"}
     refused = _case("ruling.gear-zero-start.gear1.reject")["expect"]["rejection"]
     assert refused["action"] == "P1 lay G2 T1.L2.2"
+
+
+@pytest.mark.rules("rgt.ruling.dice-after-loss", "rgt.focus.gain")
+def test_dice_after_a_certain_loss_are_laid_and_earn_focus_unless_switched() -> None:
+    assert "P1 lay C T3.L2.3" in _legal("ruling.dice-after-loss.allowed.legal")
+    flat = _case("ruling.dice-after-loss.allowed.flat")["expect"]["steps"][-1]
+    gained = [e for e in flat["events"] if e["kind"] == "focus-gained"]
+    assert len(gained) == 1 and gained[0]["tokens"] == 2
+    assert _legal("ruling.dice-after-loss.stop.legal") == ["P1 go one", "P1 go flat"]
+    refused = _case("ruling.dice-after-loss.stop.reject")["expect"]["rejection"]
+    assert refused["action"] == "P1 lay C T3.L2.3"

@@ -35,6 +35,11 @@ def test_the_first_gear_die_from_every_gear_and_both_switches() -> None:
     _holds(rr.run_first_die(), rr.FIRST_DIE_CONTROLS)
 
 
+@pytest.mark.rules("rgt.ruling.dice-after-loss", "rgt.turn.sequence")
+def test_dice_after_a_certain_loss_by_each_reading() -> None:
+    _holds(rr.run_more_dice(), rr.MORE_DICE_CONTROLS)
+
+
 def test_every_claim_has_a_run_and_controls() -> None:
     runs: dict[str, Callable[[], list[rr.Result]]] = {
         f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}

@@ -218,6 +218,38 @@ CASES += [
             ("P1 lay G2 T1.L2.2",)),
 ]
 
+def _past_the_loss(value: str) -> Callable[[], RaceState]:
+    """P1 has laid G4 into T3.L2.2, a corner of limit 3: a certain loss of control."""
+
+    def build() -> RaceState:
+        state = placed(car("T3.L2.1", 4), car("T9.L3.1", 0),
+                       options=Options(dice_after_loss=value))
+        return apply(state, parse_action("P1 lay G4 T3.L2.2"))[0]
+
+    return build
+
+
+_DL = ("rgt.ruling.dice-after-loss",)
+_DL_SRC = ("seed 004 エンジン全開 / 集中トークン: 集中トークンはエンジン全開時に振った"
+           "「黒と白のダイスの数」だけ獲得することができる")
+CASES += [
+    Crafted("ruling.dice-after-loss.allowed.legal",
+            "After a die laid into a corner above its limit, more dice may be laid",
+            ("rgt.turn.sequence",), _DL, _DL_SRC, _past_the_loss("allowed"), "legal"),
+    Crafted("ruling.dice-after-loss.allowed.flat",
+            "Flat out, the coast die laid after the space of a certain loss earns focus too: "
+            "two tokens", ("rgt.focus.gain", "rgt.roll.flat-out"), _DL, _DL_SRC,
+            _past_the_loss("allowed"), "steps", ("P1 lay C T3.L2.3", "P1 go flat")),
+    Crafted("ruling.dice-after-loss.stop.legal",
+            "Switch dice_after_loss=stop: after a die laid into a corner above its limit the "
+            "plan is over, only rolling is offered", ("rgt.turn.sequence",), _DL, _DL_SRC,
+            _past_the_loss("stop"), "legal"),
+    Crafted("ruling.dice-after-loss.stop.reject",
+            "Switch dice_after_loss=stop: a die laid after a certain loss of control is "
+            "refused", ("rgt.turn.sequence",), _DL, _DL_SRC, _past_the_loss("stop"), "reject",
+            ("P1 lay C T3.L2.3",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

@@ -24,6 +24,7 @@ class Options:
     first_die_jumps: str = "yes"
     yellow_beside: str = "nobody"
     zero_start: str = "boost"
+    dice_after_loss: str = "allowed"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

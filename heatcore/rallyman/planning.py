@@ -37,6 +37,8 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
     boosts = board.boost - sum(s.boosts for s in plan)
     at, gear = path_end(turn, plan)
     taken = frozenset(s.to for s in plan) | {turn.start}
+    if state.options.dice_after_loss == "stop" and loss_certain(plan, board.limit):
+        return []
     out = []
     for choice in die_choices(gear, not plan, gears, coast > 0, brakes, boosts,
                               state.options.first_die_jumps == "yes",
@@ -44,6 +46,13 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
         for move in destinations(state, turn.car, at, choice.gear, taken):
             out.append(step_for(state.track, choice, move))
     return out
+
+
+@implements("rgt.ruling.dice-after-loss")
+def loss_certain(plan: tuple[Step, ...], limit: int) -> bool:
+    """Whether the laid dice already make a loss of control certain: a limit exceeded, or
+    the track's warnings (which focus cannot cancel) at the dashboard's limit."""
+    return any(s.overspeed for s in plan) or sum(s.track_warnings for s in plan) >= limit
 
 
 def plan_actions(state: RaceState, turn: Turn) -> list[Lay | Go]:

@@ -64,6 +64,10 @@ def lays(state: JSON) -> list[tuple[str, int, str]]:
     coast -= sum(1 for s in plan if s["die"] == "C")
     brake -= sum(s["brakes"] for s in plan)
     boost -= sum(s["boosts"] for s in plan)
+    if options(state)["dice_after_loss"] == "stop" and (
+            any(s["overspeed"] for s in plan)
+            or sum(s["track_warnings"] for s in plan) >= dashboard(state, car)[4]):
+        return []  # rgt.ruling.dice-after-loss "stop": the plan ends at a certain loss
     at = plan[-1]["to"] if plan else turn["start"]
     current = plan[-1]["gear"] if plan else gear_of(turn["start_gear"])
     jumps = options(state)["first_die_jumps"] == "yes" or bool(plan)
