@@ -29,6 +29,11 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   for both values of ``dice_after_loss``. Controls: the switch ignored, the track's warnings
   ignored (removed behaviour).
 
+* ``dotted-limit``: the limit of a steep corner space entered straight across its dotted
+  line or diagonally, for every dotted and centre number (the shipped tracks never print a
+  dotted number above the centre one, where the two values of ``dotted_limit`` part).
+  Controls: the switch ignored, a diagonal entry taken as crossing the line.
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -293,6 +298,56 @@ def more_dice_query(mutation: str = "") -> z3.CheckSatResult:
 MORE_DICE_CONTROLS = ("switch-ignored", "track-warnings-ignored")
 
 
+# ------------------------------------------------------------------ dotted-line limit
+
+
+def seed_dotted(e: z3.ArithRef, c: z3.ArithRef, straight: z3.BoolRef, g: z3.ArithRef,
+                sw: z3.ArithRef) -> z3.BoolRef:
+    """Whether gear ``g`` exceeds the limit of a corner space of centre number ``c`` with an
+    entry dotted line ``e``, entered straight across it or diagonally. Seed 004 急なコーナー:
+    across the line the dotted number replaces the centre (``sw == 0``, the ruling) or, the
+    centre always applying, the lower of both counts (``sw == 1``); diagonally the centre."""
+    across = z3.If(sw == 0, e, z3.If(e < c, e, c))
+    return g > z3.If(straight, across, c)
+
+
+def engine_dotted(mutation: str = "") -> set[tuple[int, int, bool, int, int, bool]]:
+    """(dotted number, centre, straight, gear, value index, limit exceeded) by
+    ``moves.arrive`` on a steep corner space with every pair of numbers 1 to 6."""
+    from types import SimpleNamespace
+
+    from heatcore.rallyman.moves import arrive
+    from heatcore.rallyman.track import Corner, Move
+
+    rows = set()
+    for c in range(1, 7):
+        track: Any = SimpleNamespace(spaces={"B": SimpleNamespace(corner=Corner(c, "steep", 1))})
+        for e in range(1, 7):
+            for straight in (True, False):
+                kind = "straight" if straight or mutation == "diagonal-crosses" else "diagonal"
+                move = Move("A", "B", kind, entry_limit=e)
+                for k, lower in enumerate((False, True)):
+                    for g in range(1, 7):
+                        over = arrive(track, move, g, lower and mutation != "switch-ignored")[1]
+                        rows.add((e, c, straight, g, k, over))
+    return rows
+
+
+def dotted_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's verdicts equal the formula at every row."""
+    e, c, g, sw = z3.Ints("e c g sw")
+    straight = z3.Bool("straight")
+    solver = z3.Solver()
+    solver.add(z3.Or([z3.And(e == re, c == rc, straight == rs, g == rg, sw == rk,
+                             seed_dotted(e, c, straight, g, sw) != z3.BoolVal(over))
+                      for re, rc, rs, rg, rk, over in engine_dotted(mutation)]))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+DOTTED_CONTROLS = ("switch-ignored", "diagonal-crosses")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -357,6 +412,12 @@ CATALOGUE = (
           "(rgt.ruling.dice-after-loss), or, switched, none; the engine's planner equals this "
           "for both limits, every track warning count and both values.",
           ("rgt.ruling.dice-after-loss", "rgt.turn.sequence"), MORE_DICE_CONTROLS),
+    Claim("rgt-dotted-limit", "Entering a steep corner space straight across its dotted line, "
+          "the limit is the dotted number (rgt.ruling.dotted-limit) or, switched, the lower of "
+          "it and the centre number; entering diagonally, the centre number. The engine's "
+          "verdict equals this for every pair of numbers and gear, above the shipped tracks' "
+          "own pairs.", ("rgt.ruling.dotted-limit", "rgt.corner.steep-entry",
+                         "rgt.corner.steep-diagonal"), DOTTED_CONTROLS),
 )
 
 def run_gear_damage() -> list[Result]:
@@ -374,8 +435,13 @@ def run_more_dice() -> list[Result]:
     return _run("more-dice", more_dice_query, MORE_DICE_CONTROLS)
 
 
+def run_dotted_limit() -> list[Result]:
+    """The dotted-line proof (both values) and its controls."""
+    return _run("dotted-limit", dotted_query, DOTTED_CONTROLS)
+
+
 RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die,
-                                                run_more_dice)
+                                                run_more_dice, run_dotted_limit)
 
 
 def main(argv: list[str] | None = None) -> int:

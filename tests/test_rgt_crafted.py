@@ -135,3 +135,50 @@ def test_dice_after_a_certain_loss_are_laid_and_earn_focus_unless_switched() -> 
     assert _legal("ruling.dice-after-loss.stop.legal") == ["P1 go one", "P1 go flat"]
     refused = _case("ruling.dice-after-loss.stop.reject")["expect"]["rejection"]
     assert refused["action"] == "P1 lay C T3.L2.3"
+
+
+def _laid(ident: str) -> dict[str, Any]:
+    step: dict[str, Any] = _case(ident)["expect"]["steps"][-1]["state"]["turn"]["plan"][-1]
+    return step
+
+
+@pytest.mark.rules("rgt.ruling.dotted-limit", "rgt.corner.steep-entry")
+def test_dotted_limit_cases_on_the_shipped_track() -> None:
+    assert _laid("ruling.dotted-limit.replaces.straight")["overspeed"]
+    assert not _laid("ruling.dotted-limit.replaces.diagonal")["overspeed"]
+    assert _laid("ruling.dotted-limit.lower.straight")["overspeed"]
+
+
+def _raised_line() -> tuple[Any, Any]:
+    """proving-ground with the dotted line into T6.L1.2 (centre 3) raised from 2 to 5: the
+    engine's track and move, and the checker's printed track."""
+    import dataclasses
+
+    from heatcore.rallyman.oracle.printed import printed_track
+    from heatcore.rallyman.track import track_from_dict, tracks_folder
+
+    data = json.loads((tracks_folder() / "proving-ground.json").read_text(encoding="utf-8"))
+    for m in data["moves"]:
+        if (m["from"], m["to"]) == ("T6.L1.1", "T6.L1.2"):
+            m["entry_limit"] = 5
+    track = track_from_dict(data)
+    printed = printed_track("proving-ground")
+    key = ("T6.L1.1", "T6.L1.2")
+    raised = dataclasses.replace(printed, moves={**printed.moves,
+                                                 key: {**printed.moves[key], "entry_limit": 5}})
+    return track, raised
+
+
+@pytest.mark.rules("rgt.ruling.dotted-limit", "rgt.corner.steep-entry")
+@pytest.mark.parametrize(("lower", "over_at_4"), [(False, False), (True, True)])
+def test_a_dotted_number_above_the_centre_by_each_reading(lower: bool, over_at_4: bool) -> None:
+    """Where the readings part (a dotted 5 on a centre-3 space): the engine and the checker
+    give gear 4 across the line the same verdict, by the switch's value."""
+    from heatcore.rallyman.oracle.printed import corner_verdict
+
+    track, printed = _raised_line()
+    move = track.move("T6.L1.1", "T6.L1.2")
+    assert move is not None and move.entry_limit == 5
+    assert moves.arrive(track, move, 4, lower)[1] is over_at_4
+    assert corner_verdict(printed, "T6.L1.1", "T6.L1.2", 4, lower)[1] is over_at_4
+    assert moves.arrive(track, move, 6, lower)[1] and not moves.arrive(track, move, 3, lower)[1]

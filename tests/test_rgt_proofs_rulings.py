@@ -40,6 +40,12 @@ def test_dice_after_a_certain_loss_by_each_reading() -> None:
     _holds(rr.run_more_dice(), rr.MORE_DICE_CONTROLS)
 
 
+@pytest.mark.rules("rgt.ruling.dotted-limit", "rgt.corner.steep-entry",
+                   "rgt.corner.steep-diagonal")
+def test_dotted_line_limits_by_each_reading() -> None:
+    _holds(rr.run_dotted_limit(), rr.DOTTED_CONTROLS)
+
+
 def test_every_claim_has_a_run_and_controls() -> None:
     runs: dict[str, Callable[[], list[rr.Result]]] = {
         f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}

@@ -91,7 +91,9 @@ def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
                     dice = (token, *brakes, *boosts)
                     res = tuple(d.endswith("!") for d in dice)
                     for move in destinations(state, car, at, legal.gear, taken):
-                        out.append((Relay(car, dice, move.dst), step_for(state.track, legal, move),
+                        out.append((Relay(car, dice, move.dst),
+                                    step_for(state.track, legal, move,
+                                             state.options.dotted_limit == "lower"),
                                     res))
     return out
 

@@ -250,6 +250,32 @@ CASES += [
             ("P1 lay C T3.L2.3",)),
 ]
 
+def _dotted(value: str, start: str) -> Callable[[], RaceState]:
+    """P1 in gear 3 before T6.L1.2 of proving-ground: a steep corner, centre 3, whose entry
+    dotted line (from T6.L1.1) says 2."""
+    return lambda: placed(car(start, 3), car("T9.L3.1", 0),
+                          options=Options(dotted_limit=value))
+
+
+_DT = ("rgt.ruling.dotted-limit",)
+_DT_SRC = ("seed 004 急なコーナー: ギアの制限は点線の数字に置き換わる / "
+           "コーナーマスの中央に書かれてある数字は、例え斜めに入ったとしても、常に適用される")
+CASES += [
+    Crafted("ruling.dotted-limit.replaces.straight",
+            "Entering across a dotted line of 2 in gear 3 exceeds it (both readings agree on "
+            "the shipped tracks: no dotted number there is above its centre number)",
+            ("rgt.corner.steep-entry",), _DT, _DT_SRC, _dotted("replaces", "T6.L1.1"), "steps",
+            ("P1 lay G3 T6.L1.2",)),
+    Crafted("ruling.dotted-limit.replaces.diagonal",
+            "Entering the same corner space diagonally in gear 3 keeps within its centre 3",
+            ("rgt.corner.steep-diagonal",), _DT, _DT_SRC, _dotted("replaces", "T6.L2.1"),
+            "steps", ("P1 lay G3 T6.L1.2",)),
+    Crafted("ruling.dotted-limit.lower.straight",
+            "Switch dotted_limit=lower: across the dotted line the lower of 2 and 3 applies, "
+            "gear 3 exceeds it", ("rgt.corner.steep-entry",), _DT, _DT_SRC,
+            _dotted("lower", "T6.L1.1"), "steps", ("P1 lay G3 T6.L1.2",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

@@ -78,17 +78,19 @@ def destinations(state: RaceState, car: int, at: str, gear: int,
 
 
 @implements("rgt.corner.standard", "rgt.corner.dangerous", "rgt.corner.steep-entry",
-            "rgt.corner.steep-exit", "rgt.corner.steep-diagonal", "rgt.corner.steep-warning")
-def arrive(track: Track, move: Move, gear: int) -> tuple[int, bool]:
+            "rgt.corner.steep-exit", "rgt.corner.steep-diagonal", "rgt.corner.steep-warning",
+            "rgt.ruling.dotted-limit")
+def arrive(track: Track, move: Move, gear: int, lower: bool = False) -> tuple[int, bool]:
     """(warnings the track adds, whether the car exceeds a limit) for a car that makes
-    ``move`` in ``gear``."""
+    ``move`` in ``gear`` (``lower``: across an entry dotted line the lower of its number and
+    the centre number, rgt.ruling.dotted-limit; else the dotted number)."""
     warnings = move.entry_warning + move.exit_warning
     overspeed = move.exit_limit is not None and gear > move.exit_limit
     corner = track.spaces[move.dst].corner
     if corner is not None:
         limit = corner.limit
         if move.kind == "straight" and move.entry_limit is not None:
-            limit = move.entry_limit
+            limit = min(limit, move.entry_limit) if lower else move.entry_limit
         if gear > limit:
             overspeed = True
         elif corner.kind == "dangerous" and gear == corner.limit:
@@ -96,8 +98,9 @@ def arrive(track: Track, move: Move, gear: int) -> tuple[int, bool]:
     return warnings, overspeed
 
 
-def step_for(track: Track, choice: DieChoice, move: Move) -> Step:
-    """The laid step of ``choice`` along ``move``."""
-    warnings, overspeed = arrive(track, move, choice.gear)
+def step_for(track: Track, choice: DieChoice, move: Move, lower: bool = False) -> Step:
+    """The laid step of ``choice`` along ``move`` (``lower``: see :func:`arrive`)."""
+    warnings, overspeed = arrive(track, move, choice.gear, lower) if lower \
+        else arrive(track, move, choice.gear)
     return Step(choice.die, choice.gear, choice.brakes, choice.boosts, move.dst, warnings,
                 overspeed, move.finish)

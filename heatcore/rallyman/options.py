@@ -25,6 +25,7 @@ class Options:
     yellow_beside: str = "nobody"
     zero_start: str = "boost"
     dice_after_loss: str = "allowed"
+    dotted_limit: str = "replaces"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

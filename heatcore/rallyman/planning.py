@@ -44,7 +44,8 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
                               state.options.first_die_jumps == "yes",
                               state.options.zero_start == "boost"):
         for move in destinations(state, turn.car, at, choice.gear, taken):
-            out.append(step_for(state.track, choice, move))
+            out.append(step_for(state.track, choice, move,
+                                state.options.dotted_limit == "lower"))
     return out
 
 

@@ -19,6 +19,7 @@ from heatcore.rallyman.oracle.printed import (
     gear_of,
     gear_step_ok,
     number,
+    options,
     order_key,
     printed_components,
     printed_track,
@@ -91,6 +92,7 @@ class Checker:
         track = printed_track(state["track"])
         car = state["cars"][number(turn["car"])]
         gears, coast, brake, boost, _ = dashboard(state, car)
+        lower = options(state)["dotted_limit"] == "lower"
         out: list[Finding] = []
         at, current = turn["start"], gear_of(turn["start_gear"])
         dice: Counter[str] = Counter()
@@ -108,7 +110,7 @@ class Checker:
             elif not gear_step_ok(current, step["gear"], step["brakes"], step["boosts"]) or \
                     step["die"] != f"G{step['gear']}":
                 out.append(Finding("rgt.dice.gear-step", f"{where} from gear {current}"))
-            verdict = corner_verdict(track, at, step["to"], step["gear"])
+            verdict = corner_verdict(track, at, step["to"], step["gear"], lower)
             if verdict != (step["track_warnings"], step["overspeed"]):
                 out.append(Finding(corner_rule(track, at, step["to"],
                                                verdict[1] != step["overspeed"]),
@@ -210,7 +212,8 @@ class Checker:
         rolled = [tuple(c == "!" for c in r) for r in turn["results"]] + new
         total, must, at = 0, False, turn["start"]
         for step, flags in zip(turn["plan"], rolled, strict=False):
-            warnings, over = corner_verdict(track, at, step["to"], step["gear"])
+            warnings, over = corner_verdict(track, at, step["to"], step["gear"],
+                                            options(before)["dotted_limit"] == "lower")
             total += sum(flags) + warnings
             at = step["to"]
             if over or total >= limit:

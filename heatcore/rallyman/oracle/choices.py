@@ -148,7 +148,8 @@ def _relay_moves(state: JSON, at: str, current: int, first: bool,
                 dice = (token, *brakes, *boosts)
                 rolled = sum(d.endswith("!") for d in dice)
                 for dst in _entries(state, at, gear, taken):
-                    added, over = corner_verdict(track, at, dst, gear)
+                    added, over = corner_verdict(track, at, dst, gear,
+                                                 options(state)["dotted_limit"] == "lower")
                     total = warnings + rolled + added
                     out.append((dice, dst, gear, total, over or total >= limit))
     return out

@@ -84,11 +84,13 @@ def number(car_id: str) -> int:
     return int(car_id[1:]) - 1
 
 
-def corner_verdict(track: Printed, src: str, dst: str, gear: int) -> tuple[int, bool]:
+def corner_verdict(track: Printed, src: str, dst: str, gear: int,
+                   lower: bool = False) -> tuple[int, bool]:
     """(warnings the track adds, whether a limit is exceeded) for ``src`` -> ``dst`` in
     ``gear``, by seed 004's corner rules: a corner's number, or a dotted line's number when
-    entering straight across it; an exit dotted line limits the next space; a dangerous
-    corner at exactly its number and each dotted line with a warning symbol add a warning."""
+    entering straight across it (``lower``: the lower of both, rgt.ruling.dotted-limit
+    switched); an exit dotted line limits the next space; a dangerous corner at exactly its
+    number and each dotted line with a warning symbol add a warning."""
     move = track.moves[(src, dst)]
     warnings = int(move.get("entry_warning", 0)) + int(move.get("exit_warning", 0))
     over = "exit_limit" in move and gear > move["exit_limit"]
@@ -96,6 +98,8 @@ def corner_verdict(track: Printed, src: str, dst: str, gear: int) -> tuple[int, 
     if corner:
         limit = move["entry_limit"] if move["kind"] == "straight" and "entry_limit" in move \
             else corner["limit"]
+        if lower:
+            limit = min(limit, corner["limit"])
         over = over or gear > limit
         if corner["kind"] == "dangerous" and gear == corner["limit"] and not gear > limit:
             warnings += 1
