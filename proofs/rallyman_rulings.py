@@ -34,6 +34,10 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   dotted number above the centre one, where the two values of ``dotted_limit`` part).
   Controls: the switch ignored, a diagonal entry taken as crossing the line.
 
+* ``relay-cross``: whether a re-laid die may cross the finish line, by laps done, race
+  laps and the value of ``relay_finish``. Controls: the switch ignored, every crossing taken
+  as the last lap's.
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -348,6 +352,59 @@ def dotted_query(mutation: str = "") -> z3.CheckSatResult:
 DOTTED_CONTROLS = ("switch-ignored", "diagonal-crosses")
 
 
+# ------------------------------------------------------------------ re-lay across the line
+
+
+def seed_relay_cross(sl: z3.ArithRef, laps: z3.ArithRef, sw: z3.ArithRef) -> z3.BoolRef:
+    """May a re-laid die cross the finish line for a car that started its turn with ``sl``
+    laps done in a race of ``laps``? rgt.ruling.relay-finish: yes (``sw == 0``, seed 004's
+    re-lay follows the track rules of a plan), or (``sw == 1``) only if that crossing does
+    not end its race."""
+    return z3.Or(sw == 0, sl + 1 < laps)
+
+
+def engine_relay_cross(mutation: str = "") -> set[tuple[int, int, int, bool]]:
+    """(laps done, race laps, value index, a re-lay across the line offered) by the engine's
+    re-lay generator on the crafted albert-park loss before the line (four dice re-laid under
+    the default, then the switch set: the fifth can reach across)."""
+    from heatcore.rallyman.control import relay_options
+    from heatcore.rallyman.crafted import AP, RELAY_DICE, RELAY_ROLL, car, placed
+    from heatcore.rallyman.engine import apply
+    from heatcore.rallyman.notation import parse_action
+    from heatcore.rallyman.options import Options
+    from heatcore.values import replace
+
+    rows = set()
+    for k, value in enumerate(("finishes", "before-line")):
+        for done, laps in ((0, 1), (0, 2), (1, 2)):
+            v = "finishes" if mutation == "switch-ignored" else value
+            race = done + 1 if mutation == "laps-ignored" else laps
+            state = placed(car("T20.L3.3", 2, laps=done), car("T5.L3.1", 0), track=AP,
+                           laps=race)
+            for text in RELAY_ROLL + RELAY_DICE[:4]:
+                state, _ = apply(state, parse_action(text))
+            state = replace(state, options=Options(relay_finish=v))
+            turn = state.turn
+            assert turn is not None
+            crossing = any(step.finish for _, step, _ in relay_options(state, turn))
+            rows.add((done, laps, k, crossing))
+    return rows
+
+
+def relay_cross_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's re-lays equal the formula at every row."""
+    sl, laps, sw = z3.Ints("sl laps sw")
+    solver = z3.Solver()
+    solver.add(z3.Or([z3.And(sl == rs, laps == rl, sw == rk,
+                             seed_relay_cross(sl, laps, sw) != z3.BoolVal(ok))
+                      for rs, rl, rk, ok in engine_relay_cross(mutation)]))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+RELAY_CROSS_CONTROLS = ("switch-ignored", "laps-ignored")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -418,6 +475,10 @@ CATALOGUE = (
           "verdict equals this for every pair of numbers and gear, above the shipped tracks' "
           "own pairs.", ("rgt.ruling.dotted-limit", "rgt.corner.steep-entry",
                          "rgt.corner.steep-diagonal"), DOTTED_CONTROLS),
+    Claim("rgt-relay-cross", "Re-laid dice may cross the finish line (rgt.ruling.relay-finish), "
+          "or, switched, only when that crossing does not end the car's race; the engine's "
+          "re-lays equal this for the last lap and an earlier one, both values.",
+          ("rgt.ruling.relay-finish", "rgt.loc.relay"), RELAY_CROSS_CONTROLS),
 )
 
 def run_gear_damage() -> list[Result]:
@@ -440,8 +501,14 @@ def run_dotted_limit() -> list[Result]:
     return _run("dotted-limit", dotted_query, DOTTED_CONTROLS)
 
 
+def run_relay_cross() -> list[Result]:
+    """The re-lay-across-the-line proof (both values) and its controls."""
+    return _run("relay-cross", relay_cross_query, RELAY_CROSS_CONTROLS)
+
+
 RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die,
-                                                run_more_dice, run_dotted_limit)
+                                                run_more_dice, run_dotted_limit,
+                                                run_relay_cross)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -182,3 +182,16 @@ def test_a_dotted_number_above_the_centre_by_each_reading(lower: bool, over_at_4
     assert moves.arrive(track, move, 4, lower)[1] is over_at_4
     assert corner_verdict(printed, "T6.L1.1", "T6.L1.2", 4, lower)[1] is over_at_4
     assert moves.arrive(track, move, 6, lower)[1] and not moves.arrive(track, move, 3, lower)[1]
+
+
+@pytest.mark.rules("rgt.ruling.relay-finish", "rgt.loc.relay")
+def test_a_relay_across_the_final_line_finishes_unless_switched() -> None:
+    steps = _case("ruling.relay-finish.finishes.steps")["expect"]["steps"]
+    last = steps[-1]
+    assert last["action"].endswith("T1.L2.1") and last["state"]["over"]
+    assert last["state"]["ranking"][0] == "P1"
+    assert "P1 relay G5! T1.L2.1" in _legal("ruling.relay-finish.finishes.legal")
+    before = _legal("ruling.relay-finish.before-line.legal")
+    assert before and "P1 relay C T22.L2.1" not in before
+    refused = _case("ruling.relay-finish.before-line.reject")["expect"]["rejection"]
+    assert refused["rule"] == "rgt.loc.relay"

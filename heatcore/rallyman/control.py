@@ -62,9 +62,11 @@ def relay_options(state: RaceState, turn: Turn) -> list[tuple[Relay, Step, tuple
     warnings = _relay_warnings(turn)
     at, gear = path_end(turn, turn.relay)
     taken = frozenset(s.to for s in turn.relay) | {turn.start}
-    search = _searcher(state, turn.car, limit)
+    cross = may_cross(state, turn)
+    search = _searcher(state, turn.car, limit, cross)
     out = []
-    for action, step, res in _candidates(state, turn.car, at, gear, not turn.relay, pool, taken):
+    for action, step, res in _candidates(state, turn.car, at, gear, not turn.relay, pool, taken,
+                                         cross):
         total, lost = trigger(limit, warnings, step, res)
         rest = tuple(sorted((pool - Counter(action.dice)).elements()))
         if lost or search(step.to, step.gear, rest, total, taken | {step.to}):
@@ -72,8 +74,15 @@ def relay_options(state: RaceState, turn: Turn) -> list[tuple[Relay, Step, tuple
     return out
 
 
+@implements("rgt.ruling.relay-finish")
+def may_cross(state: RaceState, turn: Turn) -> bool:
+    """Whether re-laid dice may cross the finish line: always, or (``relay_finish``
+    "before-line") only when crossing it does not end the car's race."""
+    return state.options.relay_finish == "finishes" or turn.start_laps + 1 < state.laps
+
+
 def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
-                pool: Counter[str], taken: frozenset[str],
+                pool: Counter[str], taken: frozenset[str], cross: bool = True,
                 ) -> list[tuple[Relay, Step, tuple[bool, ...]]]:
     jumps = state.options.first_die_jumps == "yes"
     out = []
@@ -91,6 +100,8 @@ def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
                     dice = (token, *brakes, *boosts)
                     res = tuple(d.endswith("!") for d in dice)
                     for move in destinations(state, car, at, legal.gear, taken):
+                        if move.finish and not cross:
+                            continue
                         out.append((Relay(car, dice, move.dst),
                                     step_for(state.track, legal, move,
                                              state.options.dotted_limit == "lower"),
@@ -98,7 +109,7 @@ def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
     return out
 
 
-def _searcher(state: RaceState, car: int, limit: int,
+def _searcher(state: RaceState, car: int, limit: int, cross: bool = True,
               ) -> Callable[[str, int, tuple[str, ...], int, frozenset[str]], bool]:
     """A memoised test: can more re-laid dice from a pool still make the car lose control?"""
 
@@ -106,7 +117,8 @@ def _searcher(state: RaceState, car: int, limit: int,
     def search(at: str, gear: int, pool: tuple[str, ...], warnings: int,
                taken: frozenset[str]) -> bool:
         counter = Counter(pool)
-        for action, step, res in _candidates(state, car, at, gear, False, counter, taken):
+        for action, step, res in _candidates(state, car, at, gear, False, counter, taken,
+                                             cross):
             total, lost = trigger(limit, warnings, step, res)
             if lost:
                 return True

@@ -276,6 +276,48 @@ CASES += [
             _dotted("lower", "T6.L1.1"), "steps", ("P1 lay G3 T6.L1.2",)),
 ]
 
+RELAY_ROLL = ("P1 lay G2 T21.L3.1", "P1 lay C T21.L3.2", "P1 lay G3 T22.L3.1", "P1 lay G4 T22.L3.2",
+         "P1 lay G5 T22.L3.3", "P1 go flat", "P1 dice !/-/!/-/!")
+RELAY_DICE = ("P1 relay G2! T21.L12.1", "P1 relay C T22.L2.1", "P1 relay G3! T22.L2.2",
+          "P1 relay G4 T22.L2.3", "P1 relay G5! T1.L2.1")
+
+
+def _relay_near_line(value: str, relaid: int = 0) -> Callable[[], RaceState]:
+    """Albert-park, last lap: P1 laid five dice along lane 3 from T20.L3.3 and lost control
+    on T22.L3.3, just before the line (its third warning); through the straddling space
+    T21.L12.1 the same five dice reach across the line. ``relaid`` dice already re-laid."""
+
+    def build() -> RaceState:
+        state = placed(car("T20.L3.3", 2), car("T5.L3.1", 0), track=AP,
+                       options=Options(relay_finish=value))
+        for text in RELAY_ROLL + RELAY_DICE[:relaid]:
+            state, _ = apply(state, parse_action(text))
+        return state
+
+    return build
+
+
+_RF = ("rgt.ruling.relay-finish",)
+_RF_SRC = ("seed 004 コントロールを失う: 手番開始時の計画のようにダイスをトラック上に再配置できる"
+           "（通常のトラックルールには従う）/ ゲームの終了")
+CASES += [
+    Crafted("ruling.relay-finish.finishes.steps",
+            "Re-laid through the straddling space, the rolled dice cross the final line: the "
+            "car finishes there and the race is over", ("rgt.loc.relay", "rgt.finish.end"),
+            _RF, _RF_SRC, _relay_near_line("finishes"), "steps", RELAY_DICE),
+    Crafted("ruling.relay-finish.finishes.legal",
+            "The last rolled die may be re-laid across the final finish line",
+            ("rgt.loc.relay",), _RF, _RF_SRC, _relay_near_line("finishes", 4), "legal"),
+    Crafted("ruling.relay-finish.before-line.legal",
+            "Switch relay_finish=before-line: no re-lay is offered that could only lose "
+            "control across the final line", ("rgt.loc.relay",), _RF, _RF_SRC,
+            _relay_near_line("before-line", 1), "legal"),
+    Crafted("ruling.relay-finish.before-line.reject",
+            "Switch relay_finish=before-line: the coast die towards the line is refused",
+            ("rgt.loc.relay",), _RF, _RF_SRC, _relay_near_line("before-line", 1), "reject",
+            ("P1 relay C T22.L2.1",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

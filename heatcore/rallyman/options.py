@@ -26,6 +26,7 @@ class Options:
     zero_start: str = "boost"
     dice_after_loss: str = "allowed"
     dotted_limit: str = "replaces"
+    relay_finish: str = "finishes"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

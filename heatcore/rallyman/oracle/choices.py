@@ -106,6 +106,9 @@ def relays(state: JSON) -> list[tuple[tuple[str, ...], str]]:
         warnings += flags.count("!") + int(step["track_warnings"])
         at, current = step["to"], step["gear"]
     taken = frozenset({s["to"] for s in turn["relay"]} | {turn["start"]})
+    # rgt.ruling.relay-finish "before-line": no re-laid die crosses the line that ends the race
+    cross = options(state)["relay_finish"] == "finishes" or \
+        int(turn["start_laps"]) + 1 < int(state["laps"])
     memo: dict[tuple[Any, ...], bool] = {}
 
     def can_lose(at: str, current: int, pool: Counter[str], warnings: int,
@@ -115,16 +118,16 @@ def relays(state: JSON) -> list[tuple[tuple[str, ...], str]]:
             memo[key] = any(
                 lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})
                 for dice, dst, gear, total, lost in _relay_moves(
-                    state, at, current, False, pool, warnings, taken, limit))
+                    state, at, current, False, pool, warnings, taken, limit, cross))
         return memo[key]
 
     return [(dice, dst) for dice, dst, gear, total, lost in _relay_moves(
-        state, at, current, not turn["relay"], pool, warnings, taken, limit)
+        state, at, current, not turn["relay"], pool, warnings, taken, limit, cross)
         if lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})]
 
 def _relay_moves(state: JSON, at: str, current: int, first: bool,
                  pool: Counter[str], warnings: int, taken: frozenset[str], limit: int,
-                 ) -> list[tuple[tuple[str, ...], str, int, int, bool]]:
+                 cross: bool = True) -> list[tuple[tuple[str, ...], str, int, int, bool]]:
     """(dice, space, gear, warnings after, control lost there) of each die from ``pool``
     that may be re-laid next from ``at`` in gear ``current``."""
     track = printed_track(state["track"])
@@ -148,6 +151,8 @@ def _relay_moves(state: JSON, at: str, current: int, first: bool,
                 dice = (token, *brakes, *boosts)
                 rolled = sum(d.endswith("!") for d in dice)
                 for dst in _entries(state, at, gear, taken):
+                    if not cross and track.moves[(at, dst)].get("finish"):
+                        continue
                     added, over = corner_verdict(track, at, dst, gear,
                                                  options(state)["dotted_limit"] == "lower")
                     total = warnings + rolled + added
