@@ -38,6 +38,10 @@ and the rulings; they share no code with ``heatcore.rallyman``.
   laps and the value of ``relay_finish``. Controls: the switch ignored, every crossing taken
   as the last lap's.
 
+* ``beside``: which spaces are beside each other, from their lanes and progress intervals
+  in the track files, for both values of ``beside``. Controls: the switch ignored, a map
+  that is not symmetric.
+
 ``python -m proofs.rallyman_rulings`` prints the table of results.
 """
 
@@ -405,6 +409,65 @@ def relay_cross_query(mutation: str = "") -> z3.CheckSatResult:
 RELAY_CROSS_CONTROLS = ("switch-ignored", "laps-ignored")
 
 
+# ------------------------------------------------------------------ beside
+
+
+def seed_beside(a0: z3.ArithRef, a1: z3.ArithRef, al: z3.ArithRef, ah: z3.ArithRef,
+                b0: z3.ArithRef, b1: z3.ArithRef, bl: z3.ArithRef, bh: z3.ArithRef,
+                sw: z3.ArithRef) -> z3.BoolRef:
+    """Spaces ``a`` and ``b`` (progress interval ``[x0, x1)``, lanes ``xl`` to ``xh``) are
+    beside each other: adjacent lanes, and (rgt.ruling.beside) any shared length
+    (``sw == 0``) or the centre of one within the other's interval (``sw == 1``)."""
+    adjacent = z3.Or(ah + 1 == bl, bh + 1 == al)
+    overlap = z3.And(a0 < b1, b0 < a1)
+    centre = z3.Or(z3.And(2 * b0 <= a0 + a1, a0 + a1 < 2 * b1),
+                   z3.And(2 * a0 <= b0 + b1, b0 + b1 < 2 * a1))
+    return z3.And(adjacent, z3.If(sw == 0, overlap, centre))
+
+
+BesideRow = tuple[int, int, int, int, int, int, int, int, int, bool]
+
+
+def engine_beside(mutation: str = "") -> set[BesideRow]:
+    """Every pair of spaces within 120 progress units of each other on both tracks: their
+    intervals and lanes, the value index, and whether the engine's map (``beside_map``)
+    has them beside."""
+    from heatcore.rallyman.track import beside_map, load_track
+
+    rows: set[BesideRow] = set()
+    for track in ("proving-ground", "albert-park"):
+        tr = load_track(track)
+        for k, value in enumerate(("overlap", "centre")):
+            reading = "overlap" if mutation == "switch-ignored" else value
+            near = beside_map(tr, reading)
+            for a in tr.spaces.values():
+                for b in tr.spaces.values():
+                    if a.id == b.id or abs(a.span[0] - b.span[0]) > 120:
+                        continue
+                    beside = b.id in near[a.id]
+                    if mutation == "one-way":
+                        beside = beside and a.span[0] <= b.span[0]
+                    rows.add((a.span[0], a.span[1], min(a.lanes), max(a.lanes), b.span[0],
+                              b.span[1], min(b.lanes), max(b.lanes), k, beside))
+    return rows
+
+
+def beside_query(mutation: str = "") -> z3.CheckSatResult:
+    """UNSAT iff the engine's maps equal the formula on every near pair, both values."""
+    a0, a1, al, ah, b0, b1, bl, bh, sw = z3.Ints("a0 a1 al ah b0 b1 bl bh sw")
+    solver = z3.Solver()
+    solver.add(z3.Or([z3.And(a0 == r[0], a1 == r[1], al == r[2], ah == r[3], b0 == r[4],
+                             b1 == r[5], bl == r[6], bh == r[7], sw == r[8],
+                             seed_beside(a0, a1, al, ah, b0, b1, bl, bh, sw)
+                             != z3.BoolVal(r[9]))
+                      for r in engine_beside(mutation)]))
+    result: z3.CheckSatResult = solver.check()
+    return result
+
+
+BESIDE_CONTROLS = ("switch-ignored", "one-way")
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -479,6 +542,11 @@ CATALOGUE = (
           "or, switched, only when that crossing does not end the car's race; the engine's "
           "re-lays equal this for the last lap and an earlier one, both values.",
           ("rgt.ruling.relay-finish", "rgt.loc.relay"), RELAY_CROSS_CONTROLS),
+    Claim("rgt-beside", "Two spaces are beside each other when their lanes are adjacent and "
+          "they share any length of track (rgt.ruling.beside), or, switched, when the centre "
+          "of one lies within the other; the engine's maps equal this on every near pair of "
+          "spaces of both tracks.", ("rgt.ruling.beside", "rgt.move.overtake-gear"),
+          BESIDE_CONTROLS),
 )
 
 def run_gear_damage() -> list[Result]:
@@ -506,9 +574,14 @@ def run_relay_cross() -> list[Result]:
     return _run("relay-cross", relay_cross_query, RELAY_CROSS_CONTROLS)
 
 
+def run_beside() -> list[Result]:
+    """The beside proof (both values) and its controls."""
+    return _run("beside", beside_query, BESIDE_CONTROLS)
+
+
 RUNS: tuple[Callable[[], list[Result]], ...] = (run_entry, run_gear_damage, run_first_die,
                                                 run_more_dice, run_dotted_limit,
-                                                run_relay_cross)
+                                                run_relay_cross, run_beside)
 
 
 def main(argv: list[str] | None = None) -> int:

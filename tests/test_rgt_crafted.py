@@ -195,3 +195,18 @@ def test_a_relay_across_the_final_line_finishes_unless_switched() -> None:
     assert before and "P1 relay C T22.L2.1" not in before
     refused = _case("ruling.relay-finish.before-line.reject")["expect"]["rejection"]
     assert refused["rule"] == "rgt.loc.relay"
+
+
+@pytest.mark.rules("rgt.ruling.beside", "rgt.move.overtake-gear")
+def test_a_partly_level_space_is_beside_unless_switched_to_centres() -> None:
+    into = [a for a in _legal("ruling.beside.overlap.legal") if a.endswith("T11.L2.1")]
+    assert into == ["P1 lay G4 T11.L2.1"]
+    refused = _case("ruling.beside.overlap.reject")["expect"]["rejection"]
+    assert refused["rule"] == "rgt.move.overtake-gear"
+    centre = {a for a in _legal("ruling.beside.centre.legal") if a.endswith("T11.L2.1")}
+    assert {"P1 lay G1 T11.L2.1", "P1 lay G3 T11.L2.1", "P1 lay G4 T11.L2.1"} <= centre
+    spans = {s["id"]: s["span"] for s in json.loads(
+        (fixtures.folder().parent / "tracks" / "albert-park.json").read_text("utf-8"))["spaces"]}
+    (a0, a1), (b0, b1) = spans["T11.L2.1"], spans["T11.L3.2"]
+    assert a0 < b1 and b0 < a1  # they overlap ...
+    assert not (b0 <= (a0 + a1) / 2 < b1) and not (a0 <= (b0 + b1) / 2 < a1)  # ... off-centre

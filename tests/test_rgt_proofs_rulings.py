@@ -51,6 +51,11 @@ def test_a_relay_across_the_line_by_each_reading() -> None:
     _holds(rr.run_relay_cross(), rr.RELAY_CROSS_CONTROLS)
 
 
+@pytest.mark.rules("rgt.ruling.beside", "rgt.move.overtake-gear")
+def test_beside_maps_by_each_reading() -> None:
+    _holds(rr.run_beside(), rr.BESIDE_CONTROLS)
+
+
 def test_every_claim_has_a_run_and_controls() -> None:
     runs: dict[str, Callable[[], list[rr.Result]]] = {
         f"rgt-{r.__name__.removeprefix('run_').replace('_', '-')}": r for r in rr.RUNS}

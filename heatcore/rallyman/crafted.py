@@ -318,6 +318,35 @@ CASES += [
             ("P1 relay C T22.L2.1",)),
 ]
 
+def _partly_level(value: str) -> Callable[[], RaceState]:
+    """Albert-park: P2 in gear 4 on T11.L3.2, which shares part of its length with T11.L2.1
+    but not the middle of it; P1 in gear 3 before T11.L2.1, not beside P2."""
+    return lambda: placed(car("T10.L1.2", 3), car("T11.L3.2", 4), track=AP,
+                          options=Options(beside=value))
+
+
+_BS = ("rgt.ruling.beside",)
+_BS_SRC = ("seed 004 追い越し: 他のプレイヤーのクルマの横のマスに入る際は、"
+           "そのクルマのギアと同じまたはより大きいギアでなければならない")
+CASES += [
+    Crafted("ruling.beside.overlap.legal",
+            "A space sharing any length with another car's space is beside it: only gear 4 "
+            "may enter T11.L2.1 beside a car in gear 4", ("rgt.move.overtake-gear",), _BS,
+            _BS_SRC, _partly_level("overlap"), "legal"),
+    Crafted("ruling.beside.overlap.reject",
+            "Entering a space partly level with a car in gear 4 in gear 3 is refused by the "
+            "overtaking rule", ("rgt.move.overtake-gear",), _BS, _BS_SRC,
+            _partly_level("overlap"), "reject", ("P1 lay G3 T11.L2.1",)),
+    Crafted("ruling.beside.centre.legal",
+            "Switch beside=centre: a space whose middle is not level with the car's is not "
+            "beside it, any gear may enter", ("rgt.move.overtake-gear",), _BS, _BS_SRC,
+            _partly_level("centre"), "legal"),
+    Crafted("ruling.beside.centre.steps",
+            "Switch beside=centre: gear 3 enters the space partly level with a car in gear 4",
+            ("rgt.move.overtake-gear",), _BS, _BS_SRC, _partly_level("centre"), "steps",
+            ("P1 lay G3 T11.L2.1",)),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)

@@ -51,6 +51,7 @@ from heatcore.rallyman.planning import car_dashboard, overtakes_refused
 from heatcore.rallyman.setup import RaceSetup, random_setup
 from heatcore.rallyman.spec import rules, spec_folder
 from heatcore.rallyman.state import PLAN, RELAY, RaceState
+from heatcore.rallyman.track import beside_map
 
 PER_RULE = 3
 DRAWN = {"gear": "rgt.damage.gear", "brake": "rgt.damage.brake", "coast": "rgt.damage.coast",
@@ -95,7 +96,7 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
     if move is not None and (move.entry_warning or move.exit_warning):
         tags.add("rgt.corner.steep-warning")
     others = [c for i, c in enumerate(before.cars) if i != turn.car and c.where == "track"]
-    beside = [c for c in others if c.space in track.beside[step.to]]
+    beside = [c for c in others if c.space in beside_map(track, before.options.beside)[step.to]]
     if beside:
         tags.add("rgt.move.overtake-gear")
         if any(holder != turn.car for holder in before.yellow):

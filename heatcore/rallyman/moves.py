@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from heatcore.rallyman.components import DOUBLE_ZERO
 from heatcore.rallyman.state import ON_TRACK, RaceState, Step
-from heatcore.rallyman.track import Move, Track
+from heatcore.rallyman.track import Move, Track, beside_map
 from heatcore.registry import implements
 
 
@@ -48,7 +48,8 @@ def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
 
 
 @implements("rgt.move.one-car-per-space", "rgt.move.forward", "rgt.move.overtake-gear",
-            "rgt.move.overtake-between", "rgt.damage.yellow-flag", "rgt.ruling.yellow-beside")
+            "rgt.move.overtake-between", "rgt.damage.yellow-flag", "rgt.ruling.yellow-beside",
+            "rgt.ruling.beside")
 def destinations(state: RaceState, car: int, at: str, gear: int,
                  taken: frozenset[str] = frozenset()) -> Iterator[Move]:
     """Moves from ``at`` that ``car`` may make in ``gear``: into a free space (not in
@@ -57,6 +58,7 @@ def destinations(state: RaceState, car: int, at: str, gear: int,
     a yellow flag only with ``yellow_beside`` "already-beside"). The moving car's own flag
     leaves the track as it moves off, so it never blocks that car."""
     track = state.track
+    beside = beside_map(track, state.options.beside)
     others = [(c.space, c.gear) for i, c in enumerate(state.cars)
               if i != car and c.where == ON_TRACK]
     occupied = {space for space, _ in others}
@@ -67,9 +69,9 @@ def destinations(state: RaceState, car: int, at: str, gear: int,
             continue
         ok = True
         for space, other_gear in others:
-            if space not in track.beside[move.dst] or other_gear < 1:
+            if space not in beside[move.dst] or other_gear < 1:
                 continue
-            already = space in track.beside[at]
+            already = space in beside[at]
             if (yellow and not (already and keep)) or (not already and gear < other_gear):
                 ok = False
                 break

@@ -27,6 +27,7 @@ class Options:
     dice_after_loss: str = "allowed"
     dotted_limit: str = "replaces"
     relay_finish: str = "finishes"
+    beside: str = "overlap"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

@@ -18,6 +18,7 @@ from heatcore.rallyman.oracle.printed import (
     gear_dice_allowed,
     gear_of,
     gear_step_ok,
+    neighbours,
     number,
     options,
     order_key,
@@ -251,10 +252,10 @@ class Checker:
         verbs = {a.split()[1] for a in differ if len(a.split()) > 1}
         lays = [a.split() for a in differ if len(a.split()) == 4 and a.split()[1] == "lay"]
         if lays:
-            track = printed_track(state["track"])
+            beside = neighbours(state)
             me = state["turn"]["car"]
             cars = [c["space"] for c in state["cars"] if c["where"] == "track" and c["id"] != me]
-            if all(track.beside[w[3]] & set(cars) for w in lays):
+            if all(beside[w[3]] & set(cars) for w in lays):
                 return "rgt.move.overtake-gear"
             if all(w[2] == "C" for w in lays):
                 return "rgt.dice.coast"

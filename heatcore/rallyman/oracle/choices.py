@@ -15,6 +15,7 @@ from heatcore.rallyman.oracle.printed import (
     dashboard,
     gear_dice_allowed,
     gear_of,
+    neighbours,
     number,
     options,
     printed_track,
@@ -172,13 +173,14 @@ def _entries(state: JSON, at: str, gear: int, taken: frozenset[str] | set[str],
               if c["id"] != me and c["where"] == "track"]
     flag = any(holder != me for holder in state["yellow"])
     keep = options(state)["yellow_beside"] == "already-beside"
+    beside = neighbours(state)
     out = []
     for dst in track.ahead[at]:
         if dst in taken or any(dst == sp for sp, _ in others):
             continue
-        if any(sp in track.beside[dst] and og >= 1
-               and ((flag and not (keep and sp in track.beside[at]))
-                    or (sp not in track.beside[at] and gear < og)) for sp, og in others):
+        if any(sp in beside[dst] and og >= 1
+               and ((flag and not (keep and sp in beside[at]))
+                    or (sp not in beside[at] and gear < og)) for sp, og in others):
             continue
         out.append(dst)
     return out

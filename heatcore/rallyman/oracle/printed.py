@@ -29,6 +29,7 @@ class Printed:
     lap: int
     beside: dict[str, frozenset[str]]
     inside: dict[str, int]
+    beside_centre: dict[str, frozenset[str]]
 
 
 def _centre2(space: dict[str, Any]) -> int:
@@ -39,6 +40,15 @@ def _touch(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Two spaces side by side: adjacent lanes and overlapping spans."""
     adjacent = max(a["lanes"]) + 1 == min(b["lanes"]) or max(b["lanes"]) + 1 == min(a["lanes"])
     return bool(adjacent and a["span"][0] < b["span"][1] and b["span"][0] < a["span"][1])
+
+
+def _centre_in(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """rgt.ruling.beside "centre": adjacent lanes and one space's centre within the other's
+    span (twice the progress, to stay in integers)."""
+    adjacent = max(a["lanes"]) + 1 == min(b["lanes"]) or max(b["lanes"]) + 1 == min(a["lanes"])
+    inside = (2 * int(b["span"][0]) <= _centre2(a) < 2 * int(b["span"][1])
+              or 2 * int(a["span"][0]) <= _centre2(b) < 2 * int(a["span"][1]))
+    return bool(adjacent and inside)
 
 
 @cache
@@ -57,8 +67,16 @@ def printed_track(track: str) -> Printed:
         later = [lane for c, lane in corners if c > _centre2(s)]
         inside[sid] = later[0] if later else corners[0][1]
     beside = {a: frozenset(b for b in spaces if _touch(spaces[a], spaces[b])) for a in spaces}
+    centred = {a: frozenset(b for b in spaces if _centre_in(spaces[a], spaces[b]))
+               for a in spaces}
     return Printed(spaces, moves, {k: tuple(v) for k, v in ahead.items()},
-                   int(data["lap_progress"]), beside, inside)
+                   int(data["lap_progress"]), beside, inside, centred)
+
+
+def neighbours(state: JSON) -> dict[str, frozenset[str]]:
+    """Who is beside whom on the state's track, by the switch ``beside``."""
+    track = printed_track(state["track"])
+    return track.beside_centre if options(state)["beside"] == "centre" else track.beside
 
 
 @cache
