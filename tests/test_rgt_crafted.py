@@ -210,3 +210,24 @@ def test_a_partly_level_space_is_beside_unless_switched_to_centres() -> None:
     (a0, a1), (b0, b1) = spans["T11.L2.1"], spans["T11.L3.2"]
     assert a0 < b1 and b0 < a1  # they overlap ...
     assert not (b0 <= (a0 + a1) / 2 < b1) and not (a0 <= (b0 + b1) / 2 < a1)  # ... off-centre
+
+
+@pytest.mark.rules("rgt.ruling.setup", "rgt.ruling.first-round", "rgt.round.alternate")
+@pytest.mark.parametrize(("ident", "track", "grid", "laps"), [
+    ("ruling.setup.two-cars", "albert-park", ["P2", "P1"], 2),
+    ("ruling.setup.six-cars", "proving-ground", ["P4", "P2", "P6", "P1", "P3", "P5"], 1),
+    ("ruling.setup.wet-gt5", "proving-ground", ["P1", "P2", "P3", "P4"], 3),
+])
+def test_a_race_starts_on_the_grid_in_gear_0_in_a_white_round(
+        ident: str, track: str, grid: list[str], laps: int) -> None:
+    state = _case(ident)["state"]
+    spaces = json.loads((fixtures.folder().parent / "tracks" / f"{track}.json").read_text(
+        "utf-8"))["grid"]
+    where = {c["id"]: c["space"] for c in state["cars"]}
+    assert [where[name] for name in grid] == spaces[:len(grid)]
+    assert (state["round"], state["laps"], state["track"]) == (1, laps, track)
+    for c in state["cars"]:
+        assert (c["gear"], c["focus"], c["tokens"], c["laps"]) == ("0", 0, [], 0)
+        assert c["colour"] == "white"
+        assert c["tyres"] == ("rain" if state["weather"] == "wet" else "asphalt")
+    assert _legal(ident)  # the first car may lay a die

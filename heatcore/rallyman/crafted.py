@@ -347,6 +347,33 @@ CASES += [
             ("P1 lay G3 T11.L2.1",)),
 ]
 
+def _started(track: str, grid: tuple[int, ...], laps: int, weather: str = "dry",
+             car_class: str = "GT6") -> Callable[[], RaceState]:
+    """The state a setup starts (the first car about to plan)."""
+    from heatcore.rallyman.setup import RaceSetup, start_race
+
+    return lambda: start_race(RaceSetup(track, len(grid), laps, grid, weather=weather,
+                                        car_class=car_class))[0]
+
+
+_SU = ("rgt.ruling.setup", "rgt.ruling.first-round")
+_SU_SRC = ("research rallyman.md 3.7 (S4); seed 004 ギアとラウンドマーカー: "
+           "”白”ラウンドと”黒”ラウンド")
+CASES += [
+    Crafted("ruling.setup.two-cars",
+            "Two cars start on albert-park's first grid spaces in gear 0, white markers, no "
+            "focus, two laps", ("rgt.round.alternate",), _SU, _SU_SRC,
+            _started(AP, (1, 0), 2), "legal"),
+    Crafted("ruling.setup.six-cars",
+            "Six cars fill proving-ground's grid in the drawn order, all in gear 0 on white, "
+            "one lap", ("rgt.round.alternate",), _SU, _SU_SRC,
+            _started(PG, (3, 1, 5, 0, 2, 4), 1), "legal"),
+    Crafted("ruling.setup.wet-gt5",
+            "Four GT5 cars in the wet start on rain tyres in gear 0, white markers, three laps",
+            ("rgt.round.alternate",), _SU, _SU_SRC,
+            _started(PG, (0, 1, 2, 3), 3, "wet", "GT5"), "legal"),
+]
+
 def crafted_cases() -> list[Crafted]:
     """Every crafted case, in a stable order."""
     return list(CASES)
