@@ -360,9 +360,14 @@ def main(argv: list[str] | None = None) -> int:
             write_atomic(folder() / f"{name}.json", json.dumps(suite, indent=1) + "\n")
         from heatcore.rallyman.crafted import crafted_suite
 
-        write_atomic(folder() / "crafted.json", json.dumps(crafted_suite(), indent=1) + "\n")
+        hand = crafted_suite()
+        write_atomic(folder() / "crafted.json", json.dumps(hand, indent=1) + "\n")
+        seeded = sum(len(v) for v in found.values())
+        for case in hand["cases"]:
+            for rule in set(case["rules"] + case["rulings"]) & set(found):
+                found[rule].append(case)
         short = sorted(r for r, v in found.items() if len(v) < PER_RULE)
-        print(f"{sum(len(v) for v in found.values())} cases"
+        print(f"{seeded} seeded and {len(hand['cases'])} crafted cases"
               + (f"; fewer than {PER_RULE} for: {', '.join(short)}" if short else ""),
               file=sys.stderr)
         return 0
