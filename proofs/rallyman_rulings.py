@@ -265,11 +265,11 @@ def engine_more_dice(mutation: str = "") -> set[tuple[bool, int, int, int, bool]
     """(overspeed, track warnings, limit, value index, another die offered) by the engine's
     planner, after one laid die on a straight (its verdict set by hand), dry or wet with
     asphalt tyres and a mismatch limit of 2."""
+    from heatcore.framework.values import replace
     from heatcore.rallyman.crafted import car, placed
     from heatcore.rallyman.options import Options
     from heatcore.rallyman.planning import car_dashboard, next_steps
     from heatcore.rallyman.state import Step
-    from heatcore.values import replace
 
     rows = set()
     for k, value in enumerate(("allowed", "stop")):
@@ -371,12 +371,12 @@ def engine_relay_cross(mutation: str = "") -> set[tuple[int, int, int, bool]]:
     """(laps done, race laps, value index, a re-lay across the line offered) by the engine's
     re-lay generator on the crafted albert-park loss before the line (four dice re-laid under
     the default, then the switch set: the fifth can reach across)."""
+    from heatcore.framework.values import replace
     from heatcore.rallyman.control import relay_options
     from heatcore.rallyman.crafted import AP, RELAY_DICE, RELAY_ROLL, car, placed
     from heatcore.rallyman.engine import apply
     from heatcore.rallyman.notation import parse_action
     from heatcore.rallyman.options import Options
-    from heatcore.values import replace
 
     rows = set()
     for k, value in enumerate(("finishes", "before-line")):

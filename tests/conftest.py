@@ -37,7 +37,7 @@ DEEP = os.environ.get("HEATCORE_HYPOTHESIS_PROFILE") == "deep"
 
 import pytest  # noqa: E402
 
-from heatcore.strategies import RaceBatch, seeded_batch  # noqa: E402
+from heatcore.heat.strategies import RaceBatch, seeded_batch  # noqa: E402
 
 #: One-lap races in the seeded batch: 300 by default, 2000 with the deep profile.
 BATCH_RACES = 2000 if DEEP else 300

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.binding import Step
+from heatcore.framework.conformance.binding import Step
+from heatcore.framework.values import replace
 from heatcore.rallyman import crafted, fixtures, moves
 from heatcore.rallyman.oracle import check_recorded
 from heatcore.rallyman.oracle.choices import legal as oracle_legal
 from heatcore.rallyman.state import RaceState
-from heatcore.values import replace
 
 SHIPPED = {c["id"]: c for c in json.loads(
     (fixtures.folder() / "crafted.json").read_text(encoding="utf-8"))["cases"]}

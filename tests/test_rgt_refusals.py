@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rgt_scenario import act, car, position, run
 
-from heatcore.errors import IllegalAction
+from heatcore.framework.errors import IllegalAction
 from heatcore.rallyman.engine import apply
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.state import RaceState

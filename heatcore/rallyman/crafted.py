@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from heatcore.conformance import SUITE_FORMAT
-from heatcore.errors import RulesError
-from heatcore.notation import event_to_dict
+from heatcore.framework.conformance import SUITE_FORMAT
+from heatcore.framework.errors import RulesError
+from heatcore.framework.events import event_to_dict
+from heatcore.framework.values import replace
 from heatcore.rallyman.components import TOKENS, full_bag
 from heatcore.rallyman.engine import apply, legal_actions
 from heatcore.rallyman.notation import parse_action, state_to_dict
@@ -25,7 +26,6 @@ from heatcore.rallyman.options import Options
 from heatcore.rallyman.rounds import advance
 from heatcore.rallyman.state import WHITE, Car, RaceState
 from heatcore.rallyman.track import load_track
-from heatcore.values import replace
 
 PG, AP = "proving-ground", "albert-park"
 
