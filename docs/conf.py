@@ -115,7 +115,7 @@ rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"
 rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE",
-                      "proofs.garage:CATALOGUE"]
+                      "proofs.garage:CATALOGUE", "proofs.rallyman_rulings:CATALOGUE"]
 rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
 #: chapter id -> ``module:callable`` whose reStructuredText ends that chapter's page
 rulebook_chapter_extras = {"garage": "heatcore.tools.heat.garage_cards:cards_rst",

@@ -46,8 +46,8 @@ def test_fixtures_catch_a_planted_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative control: an engine whose dangerous corners add no warning fails cases."""
     real = moves.arrive
 
-    def no_danger(track, move, gear):  # type: ignore[no-untyped-def]
-        warnings, over = real(track, move, gear)
+    def no_danger(track, move, gear, *rest):  # type: ignore[no-untyped-def]
+        warnings, over = real(track, move, gear, *rest)
         corner = track.spaces[move.dst].corner
         if corner is not None and corner.kind == "dangerous" and gear == corner.limit:
             warnings -= 1

@@ -9,6 +9,15 @@ from pathlib import Path
 import pytest
 from rule_marks import rule_marks
 
+import heatcore.heat.engine
+import heatcore.heat.modules.championship.log
+import heatcore.heat.observe
+import heatcore.heat.setup
+import heatcore.heat.validity
+import heatcore.rallyman.driver
+import heatcore.rallyman.setup
+import heatcore.rallyman.track
+import heatcore.rallyman.validity  # noqa: F401
 from heatcore.framework.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

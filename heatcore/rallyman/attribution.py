@@ -17,7 +17,7 @@ from heatcore.framework.conformance.binding import JSON, Attribution, Rejected
 from heatcore.framework.conformance.causes import json_paths
 from heatcore.framework.errors import RulesError
 from heatcore.rallyman.actions import Focus, Go, Keep, Lay, Pit, Relay, Side, Stop
-from heatcore.rallyman.track import Track, load_track
+from heatcore.rallyman.track import Track, beside_map, load_track
 
 #: The rule of a state field (list items written ``[]``).
 STATE_RULES: dict[str, str] = {
@@ -221,7 +221,8 @@ def action_rules(state: Any, text: str) -> list[str]:
 def _beside_car(state: Any, space: str) -> bool:
     """Whether another car stands beside ``space``."""
     turn = state.turn
-    return any(c.where == "track" and c.space in state.track.beside[space]
+    near = beside_map(state.track, state.options.beside)[space]
+    return any(c.where == "track" and c.space in near
                for i, c in enumerate(state.cars) if turn is None or i != turn.car)
 
 

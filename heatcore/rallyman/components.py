@@ -57,6 +57,7 @@ class Dashboard:
     brake: int
     boost: int
     limit: int
+    gear_dice: int = 6  # gear dice that may be laid in one turn (rgt.ruling.gear-damage-die)
 
 
 @implements("rgt.dice.dashboard", "rgt.ruling.dashboards", "rgt.damage.no-dice-left",
@@ -68,13 +69,17 @@ def dashboard(car_class: str, tyres: str, weather: str, tokens: tuple[str, ...],
     gear, coast, brake, boost = components()["dashboards"][car_class][tyres][weather]
     lost = tokens.count("gear")
     kept = max(0, gear - lost)
-    gears = tuple(range(1, kept + 1)) if options.gear_damage_removes == "highest" \
-        else tuple(range(gear - kept + 1, gear + 1))
+    if options.gear_damage_removes == "count":
+        gears = tuple(range(1, gear + 1)) if kept else ()
+    elif options.gear_damage_removes == "highest":
+        gears = tuple(range(1, kept + 1))
+    else:
+        gears = tuple(range(gear - kept + 1, gear + 1))
     limit = int(components()["limits"]["warnings"])
     if not tyres_suit(tyres, weather):
         limit = min(limit, int(options.mismatch_limit))
     return Dashboard(gears, max(0, coast - tokens.count("coast")),
-                     max(0, brake - tokens.count("brake")), boost, limit)
+                     max(0, brake - tokens.count("brake")), boost, limit, kept)
 
 
 def tyres_suit(tyres: str, weather: str) -> bool:

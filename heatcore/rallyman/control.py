@@ -62,9 +62,11 @@ def relay_options(state: RaceState, turn: Turn) -> list[tuple[Relay, Step, tuple
     warnings = _relay_warnings(turn)
     at, gear = path_end(turn, turn.relay)
     taken = frozenset(s.to for s in turn.relay) | {turn.start}
-    search = _searcher(state, turn.car, limit)
+    cross = may_cross(state, turn)
+    search = _searcher(state, turn.car, limit, cross)
     out = []
-    for action, step, res in _candidates(state, turn.car, at, gear, not turn.relay, pool, taken):
+    for action, step, res in _candidates(state, turn.car, at, gear, not turn.relay, pool, taken,
+                                         cross):
         total, lost = trigger(limit, warnings, step, res)
         rest = tuple(sorted((pool - Counter(action.dice)).elements()))
         if lost or search(step.to, step.gear, rest, total, taken | {step.to}):
@@ -72,8 +74,15 @@ def relay_options(state: RaceState, turn: Turn) -> list[tuple[Relay, Step, tuple
     return out
 
 
+@implements("rgt.ruling.relay-finish")
+def may_cross(state: RaceState, turn: Turn) -> bool:
+    """Whether re-laid dice may cross the finish line: always, or (``relay_finish``
+    "before-line") only when crossing it does not end the car's race."""
+    return state.options.relay_finish == "finishes" or turn.start_laps + 1 < state.laps
+
+
 def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
-                pool: Counter[str], taken: frozenset[str],
+                pool: Counter[str], taken: frozenset[str], cross: bool = True,
                 ) -> list[tuple[Relay, Step, tuple[bool, ...]]]:
     jumps = state.options.first_die_jumps == "yes"
     out = []
@@ -83,19 +92,24 @@ def _candidates(state: RaceState, car: int, at: str, gear: int, first: bool,
             continue
         gears = (choice.gear,) if token[0] == "G" else ()
         allowed = list(die_choices(gear, first, gears, token[0] == "C",
-                                   pool["B"] + pool["B!"], pool["U"] + pool["U!"], jumps))
+                                   pool["B"] + pool["B!"], pool["U"] + pool["U!"], jumps,
+                                   state.options.zero_start == "boost"))
         for legal in allowed:
             for brakes in _brake_options(pool, "B", legal.brakes):
                 for boosts in _brake_options(pool, "U", legal.boosts):
                     dice = (token, *brakes, *boosts)
                     res = tuple(d.endswith("!") for d in dice)
                     for move in destinations(state, car, at, legal.gear, taken):
-                        out.append((Relay(car, dice, move.dst), step_for(state.track, legal, move),
+                        if move.finish and not cross:
+                            continue
+                        out.append((Relay(car, dice, move.dst),
+                                    step_for(state.track, legal, move,
+                                             state.options.dotted_limit == "lower"),
                                     res))
     return out
 
 
-def _searcher(state: RaceState, car: int, limit: int,
+def _searcher(state: RaceState, car: int, limit: int, cross: bool = True,
               ) -> Callable[[str, int, tuple[str, ...], int, frozenset[str]], bool]:
     """A memoised test: can more re-laid dice from a pool still make the car lose control?"""
 
@@ -103,7 +117,8 @@ def _searcher(state: RaceState, car: int, limit: int,
     def search(at: str, gear: int, pool: tuple[str, ...], warnings: int,
                taken: frozenset[str]) -> bool:
         counter = Counter(pool)
-        for action, step, res in _candidates(state, car, at, gear, False, counter, taken):
+        for action, step, res in _candidates(state, car, at, gear, False, counter, taken,
+                                             cross):
             total, lost = trigger(limit, warnings, step, res)
             if lost:
                 return True

@@ -34,10 +34,10 @@ from heatcore.rallyman.actions import (
 from heatcore.rallyman.components import TOKENS, warning_chance
 from heatcore.rallyman.planning import (
     car_dashboard,
-    lay_refusal_rule,
     next_steps,
     plan_actions,
 )
+from heatcore.rallyman.refusals import lay_rule
 from heatcore.rallyman.state import (
     DICE,
     DRAW,
@@ -152,8 +152,7 @@ def _rule_for(state: RaceState, turn: Turn, action: Action) -> str:
     if isinstance(action, Relay | Keep):
         return "rgt.loc.relay"
     if isinstance(action, Lay):
-        return lay_refusal_rule(state, turn, action) if turn.stage == PLAN \
-            else "rgt.move.forward"
+        return lay_rule(state, turn, action)
     return "rgt.turn.sequence"
 
 

@@ -6,7 +6,8 @@ the shared case format (``spec/schemas/case.schema.json``): the state before, th
 the state and events after. Edge cases that a race's own choices seldom show are cut from
 the same races' states (:data:`EDGES`): a lay refused by overtaking (as a rejection and as
 the legal actions there) and a re-lay after a loss of control that changes the dice. Suites
-are written to ``spec/rallyman/fixtures/<chapter>.json`` with ``"ruleset": "rallyman-gt"``.
+are written to ``spec/rallyman/fixtures/<chapter>.json`` with ``"ruleset": "rallyman-gt"``;
+the hand-placed cases of :mod:`heatcore.rallyman.crafted` to ``crafted.json``.
 
 ``python -m heatcore.rallyman.fixtures generate`` rewrites them; ``check`` replays them.
 """
@@ -49,6 +50,7 @@ from heatcore.rallyman.planning import car_dashboard, overtakes_refused
 from heatcore.rallyman.setup import RaceSetup, random_setup
 from heatcore.rallyman.spec import rules, spec_folder
 from heatcore.rallyman.state import PLAN, RELAY, RaceState
+from heatcore.rallyman.track import beside_map
 
 PER_RULE = 3
 DRAWN = {"gear": "rgt.damage.gear", "brake": "rgt.damage.brake", "coast": "rgt.damage.coast",
@@ -93,10 +95,10 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
     if move is not None and (move.entry_warning or move.exit_warning):
         tags.add("rgt.corner.steep-warning")
     others = [c for i, c in enumerate(before.cars) if i != turn.car and c.where == "track"]
-    beside = [c for c in others if c.space in track.beside[step.to]]
+    beside = [c for c in others if c.space in beside_map(track, before.options.beside)[step.to]]
     if beside:
         tags.add("rgt.move.overtake-gear")
-        if before.yellow:
+        if any(holder != turn.car for holder in before.yellow):
             tags.add("rgt.damage.yellow-flag")
     if len(beside) >= 2:
         tags.add("rgt.move.overtake-between")
@@ -104,7 +106,7 @@ def _lay_tags(before: RaceState, action: Lay, after: RaceState) -> set[str]:
     if "gear" in me.tokens:
         tags.add("rgt.ruling.gear-damage-die")
     board = car_dashboard(before, turn.car)
-    if not board.coast or not board.brake or not board.gears:
+    if not board.coast or not board.brake or not board.gears or not board.gear_dice:
         tags.add("rgt.damage.no-dice-left")
     return tags
 
@@ -355,8 +357,16 @@ def main(argv: list[str] | None = None) -> int:
         found = collect(range(args.seeds))
         for name, suite in suites(found).items():
             write_atomic(folder() / f"{name}.json", json.dumps(suite, indent=1) + "\n")
+        from heatcore.rallyman.crafted import crafted_suite
+
+        hand = crafted_suite()
+        write_atomic(folder() / "crafted.json", json.dumps(hand, indent=1) + "\n")
+        seeded = sum(len(v) for v in found.values())
+        for case in hand["cases"]:
+            for rule in set(case["rules"] + case["rulings"]) & set(found):
+                found[rule].append(case)
         short = sorted(r for r, v in found.items() if len(v) < PER_RULE)
-        print(f"{sum(len(v) for v in found.values())} cases"
+        print(f"{seeded} seeded and {len(hand['cases'])} crafted cases"
               + (f"; fewer than {PER_RULE} for: {', '.join(short)}" if short else ""),
               file=sys.stderr)
         return 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from heatcore.framework.registry import implements
 from heatcore.rallyman.components import DOUBLE_ZERO
 from heatcore.rallyman.state import ON_TRACK, RaceState, Step
-from heatcore.rallyman.track import Move, Track
+from heatcore.rallyman.track import Move, Track, beside_map
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,11 +24,13 @@ class DieChoice:
 
 
 @implements("rgt.dice.gear", "rgt.dice.gear-step", "rgt.dice.coast", "rgt.dice.brake",
-            "rgt.dice.boost", "rgt.ruling.first-die-brake")
+            "rgt.dice.boost", "rgt.ruling.first-die-brake", "rgt.ruling.gear-zero-start")
 def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
-                brakes: int, boosts: int, jumps_on_first: bool) -> Iterator[DieChoice]:
+                brakes: int, boosts: int, jumps_on_first: bool,
+                boost_from_zero: bool = True) -> Iterator[DieChoice]:
     """The dice that may drive the next space from gear ``current`` (``gears``: gear dice
-    left; ``coast``: a coast die left; ``brakes``/``boosts``: those dice left)."""
+    left; ``coast``: a coast die left; ``brakes``/``boosts``: those dice left;
+    ``boost_from_zero``: gear die 2 with a boost die may start from gear 0)."""
     for gear in gears:
         change = gear - max(current, 0)
         need_brakes = max(0, -change - 1)
@@ -37,6 +39,8 @@ def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
             continue
         if (need_brakes or need_boosts) and first and not jumps_on_first:
             continue
+        if first and current <= 0 and gear != 1 and not boost_from_zero:
+            continue
         if need_brakes <= brakes and need_boosts <= boosts:
             yield DieChoice(f"G{gear}", gear, need_brakes, need_boosts)
     if coast and current not in (0, DOUBLE_ZERO):
@@ -44,44 +48,51 @@ def die_choices(current: int, first: bool, gears: tuple[int, ...], coast: bool,
 
 
 @implements("rgt.move.one-car-per-space", "rgt.move.forward", "rgt.move.overtake-gear",
-            "rgt.move.overtake-between", "rgt.damage.yellow-flag")
+            "rgt.move.overtake-between", "rgt.damage.yellow-flag", "rgt.ruling.yellow-beside",
+            "rgt.ruling.beside")
 def destinations(state: RaceState, car: int, at: str, gear: int,
                  taken: frozenset[str] = frozenset()) -> Iterator[Move]:
     """Moves from ``at`` that ``car`` may make in ``gear``: into a free space (not in
     ``taken`` either), and beside another car only at its gear or higher (no car at all under
-    a yellow flag, except cars at 0 or 00) unless already beside that car."""
+    another car's yellow flag, except cars at 0 or 00) unless already beside that car (under
+    a yellow flag only with ``yellow_beside`` "already-beside"). The moving car's own flag
+    leaves the track as it moves off, so it never blocks that car."""
     track = state.track
+    beside = beside_map(track, state.options.beside)
     others = [(c.space, c.gear) for i, c in enumerate(state.cars)
               if i != car and c.where == ON_TRACK]
     occupied = {space for space, _ in others}
-    yellow = bool(state.yellow)
+    yellow = any(holder != car for holder in state.yellow)
+    keep = state.options.yellow_beside == "already-beside"
     for move in track.moves[at]:
         if move.dst in occupied or move.dst in taken:
             continue
         ok = True
         for space, other_gear in others:
-            if space in track.beside[move.dst] and space not in track.beside[at]:
-                if other_gear < 1:
-                    continue
-                if yellow or gear < other_gear:
-                    ok = False
-                    break
+            if space not in beside[move.dst] or other_gear < 1:
+                continue
+            already = space in beside[at]
+            if (yellow and not (already and keep)) or (not already and gear < other_gear):
+                ok = False
+                break
         if ok:
             yield move
 
 
 @implements("rgt.corner.standard", "rgt.corner.dangerous", "rgt.corner.steep-entry",
-            "rgt.corner.steep-exit", "rgt.corner.steep-diagonal", "rgt.corner.steep-warning")
-def arrive(track: Track, move: Move, gear: int) -> tuple[int, bool]:
+            "rgt.corner.steep-exit", "rgt.corner.steep-diagonal", "rgt.corner.steep-warning",
+            "rgt.ruling.dotted-limit")
+def arrive(track: Track, move: Move, gear: int, lower: bool = False) -> tuple[int, bool]:
     """(warnings the track adds, whether the car exceeds a limit) for a car that makes
-    ``move`` in ``gear``."""
+    ``move`` in ``gear`` (``lower``: across an entry dotted line the lower of its number and
+    the centre number, rgt.ruling.dotted-limit; else the dotted number)."""
     warnings = move.entry_warning + move.exit_warning
     overspeed = move.exit_limit is not None and gear > move.exit_limit
     corner = track.spaces[move.dst].corner
     if corner is not None:
         limit = corner.limit
         if move.kind == "straight" and move.entry_limit is not None:
-            limit = move.entry_limit
+            limit = min(limit, move.entry_limit) if lower else move.entry_limit
         if gear > limit:
             overspeed = True
         elif corner.kind == "dangerous" and gear == corner.limit:
@@ -89,8 +100,9 @@ def arrive(track: Track, move: Move, gear: int) -> tuple[int, bool]:
     return warnings, overspeed
 
 
-def step_for(track: Track, choice: DieChoice, move: Move) -> Step:
-    """The laid step of ``choice`` along ``move``."""
-    warnings, overspeed = arrive(track, move, choice.gear)
+def step_for(track: Track, choice: DieChoice, move: Move, lower: bool = False) -> Step:
+    """The laid step of ``choice`` along ``move`` (``lower``: see :func:`arrive`)."""
+    warnings, overspeed = arrive(track, move, choice.gear, lower) if lower \
+        else arrive(track, move, choice.gear)
     return Step(choice.die, choice.gear, choice.brakes, choice.boosts, move.dst, warnings,
                 overspeed, move.finish)

@@ -43,16 +43,16 @@ _trigger = control.trigger
 
 
 
-def _no_danger(track: Any, move: Any, gear: int) -> tuple[int, bool]:
-    warnings, over = _arrive(track, move, gear)
+def _no_danger(track: Any, move: Any, gear: int, lower: bool = False) -> tuple[int, bool]:
+    warnings, over = _arrive(track, move, gear, lower)
     corner = track.spaces[move.dst].corner
     if corner is not None and corner.kind == "dangerous" and gear == corner.limit:
         warnings -= 1
     return warnings, over
 
 
-def _no_steep_entry(track: Any, move: Any, gear: int) -> tuple[int, bool]:
-    return _arrive(track, replace(move, entry_limit=None), gear)
+def _no_steep_entry(track: Any, move: Any, gear: int, lower: bool = False) -> tuple[int, bool]:
+    return _arrive(track, replace(move, entry_limit=None), gear, lower)
 
 
 def _any_gear(state: Any, car: int, at: str, gear: int, taken: frozenset[str] = frozenset(),

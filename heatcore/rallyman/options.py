@@ -22,6 +22,12 @@ class Options:
     return_space: str = "loc-space"
     gear_damage_removes: str = "highest"
     first_die_jumps: str = "yes"
+    yellow_beside: str = "nobody"
+    zero_start: str = "boost"
+    dice_after_loss: str = "allowed"
+    dotted_limit: str = "replaces"
+    relay_finish: str = "finishes"
+    beside: str = "overlap"
 
     def as_dict(self) -> dict[str, str]:
         """Only the switches that differ from the defaults."""

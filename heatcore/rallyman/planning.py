@@ -30,17 +30,30 @@ def next_steps(state: RaceState, turn: Turn) -> list[Step]:
     plan = turn.plan
     used = {s.die for s in plan}
     gears = tuple(g for g in board.gears if f"G{g}" not in used)
+    if sum(1 for s in plan if s.die != "C") >= board.gear_dice:
+        gears = ()  # rgt.ruling.gear-damage-die "count": no gear die left this turn
     coast = board.coast - sum(1 for s in plan if s.die == "C")
     brakes = board.brake - sum(s.brakes for s in plan)
     boosts = board.boost - sum(s.boosts for s in plan)
     at, gear = path_end(turn, plan)
     taken = frozenset(s.to for s in plan) | {turn.start}
+    if state.options.dice_after_loss == "stop" and loss_certain(plan, board.limit):
+        return []
     out = []
     for choice in die_choices(gear, not plan, gears, coast > 0, brakes, boosts,
-                              state.options.first_die_jumps == "yes"):
+                              state.options.first_die_jumps == "yes",
+                              state.options.zero_start == "boost"):
         for move in destinations(state, turn.car, at, choice.gear, taken):
-            out.append(step_for(state.track, choice, move))
+            out.append(step_for(state.track, choice, move,
+                                state.options.dotted_limit == "lower"))
     return out
+
+
+@implements("rgt.ruling.dice-after-loss")
+def loss_certain(plan: tuple[Step, ...], limit: int) -> bool:
+    """Whether the laid dice already make a loss of control certain: a limit exceeded, or
+    the track's warnings (which focus cannot cancel) at the dashboard's limit."""
+    return any(s.overspeed for s in plan) or sum(s.track_warnings for s in plan) >= limit
 
 
 def plan_actions(state: RaceState, turn: Turn) -> list[Lay | Go]:
@@ -66,7 +79,8 @@ def lay_refusal_rule(state: RaceState, turn: Turn, lay: Lay) -> str:
     """The rule that refuses an illegal lay: a yellow flag or overtaking when only the cars
     beside its space stand in the way, else moving forward."""
     if lay in overtakes_refused(state, turn):
-        return "rgt.damage.yellow-flag" if state.yellow else "rgt.move.overtake-gear"
+        foreign = any(holder != turn.car for holder in state.yellow)
+        return "rgt.damage.yellow-flag" if foreign else "rgt.move.overtake-gear"
     return "rgt.move.forward"
 
 

@@ -27,6 +27,7 @@ from heatcore.rallyman.state import (
     Turn,
     other_colour,
 )
+from heatcore.rallyman.track import beside_map
 
 
 def _place(state: RaceState, turn: Turn, steps: tuple[Step, ...], events: list[Event],
@@ -252,7 +253,8 @@ def _return_space(state: RaceState, car: int) -> str:
     here = state.track.spaces[me.space]
     if me.side in here.lanes:
         return me.space
-    near = [s for s in state.track.beside[me.space] if me.side in state.track.spaces[s].lanes]
+    near = [s for s in beside_map(state.track, state.options.beside)[me.space]
+            if me.side in state.track.spaces[s].lanes]
     return min(near, key=lambda s: abs(state.track.spaces[s].progress2 - here.progress2),
                default=me.space)
 

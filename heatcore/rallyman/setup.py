@@ -49,7 +49,7 @@ def check_setup(setup: RaceSetup) -> None:
         raise MalformedInput("rgt.ruling.dashboards", "tyres: one of asphalt/rain per car")
 
 
-@implements("rgt.round.alternate")
+@implements("rgt.round.alternate", "rgt.ruling.setup", "rgt.ruling.first-round")
 def start_race(setup: RaceSetup) -> tuple[RaceState, tuple[Event, ...]]:
     """The state before the first choice: cars on the grid in gear 0 (white markers)."""
     check_setup(setup)

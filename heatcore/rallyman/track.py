@@ -81,6 +81,9 @@ class Track:
     pit_tile: str
     next_inside: dict[str, int] = field(repr=False)
     graph: nx.DiGraph = field(repr=False)
+    #: who is beside whom when the centre of one space must lie within the other's span
+    #: (rgt.ruling.beside switched to "centre"); ``beside`` is any overlap
+    beside_centre: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Track) and self.id == other.id
@@ -125,6 +128,14 @@ def _check(ok: bool, detail: str) -> None:
 def _overlap(a: Space, b: Space) -> bool:
     lanes_touch = max(a.lanes) + 1 == min(b.lanes) or max(b.lanes) + 1 == min(a.lanes)
     return lanes_touch and a.span[0] < b.span[1] and b.span[0] < a.span[1]
+
+
+@implements("rgt.ruling.beside")
+def _centred(a: Space, b: Space) -> bool:
+    """Adjacent lanes, and the centre of one space within the other's span."""
+    lanes_touch = max(a.lanes) + 1 == min(b.lanes) or max(b.lanes) + 1 == min(a.lanes)
+    return lanes_touch and (2 * b.span[0] <= a.progress2 < 2 * b.span[1]
+                            or 2 * a.span[0] <= b.progress2 < 2 * a.span[1])
 
 
 @implements("rgt.move.forward", "rgt.corner.steep-entry", "rgt.corner.steep-exit")
@@ -182,7 +193,9 @@ def track_from_dict(data: Any) -> Track:
         danger=danger, spaces=spaces,
         moves={k: tuple(sorted(v, key=lambda m: m.dst)) for k, v in moves.items()},
         beside=beside, grid=tuple(data["grid"]), pit_tile=data["pit"]["tile"],
-        next_inside=_next_inside(spaces, data["lap_progress"]), graph=graph)
+        next_inside=_next_inside(spaces, data["lap_progress"]), graph=graph,
+        beside_centre={s.id: frozenset(t.id for t in spaces.values() if _centred(s, t))
+                       for s in spaces.values()})
 
 
 def _next_inside(spaces: dict[str, Space], lap: int) -> dict[str, int]:
@@ -194,6 +207,11 @@ def _next_inside(spaces: dict[str, Space], lap: int) -> dict[str, int]:
         out[s.id] = ahead[0] if ahead else (corners[0][1] if corners else 1)
     del lap
     return out
+
+
+def beside_map(track: Track, reading: str) -> dict[str, frozenset[str]]:
+    """Who is beside whom by the ``beside`` switch's value (rgt.ruling.beside)."""
+    return track.beside_centre if reading == "centre" else track.beside
 
 
 @cache

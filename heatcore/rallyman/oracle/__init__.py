@@ -19,7 +19,9 @@ rolling, focus, stopping, re-laying the rolled dice after a loss of control, the
 dice and the track against the dashboard's limit decide the loss of
 control; focus spent is 1 + 2 + ... + k for the k-th die fixed in the turn, focus earned
 flat out is one per die laid, and nothing else changes focus; a round's whole order at its
-start; a pit stop offered only when its conditions hold.
+start; a pit stop offered only when its conditions hold. Every switch of ``rulings.toml`` is
+honoured from the state's options (who is beside whom, the yellow flag's reach, gear damage,
+the first die from 0, dice after a certain loss, dotted lines, re-lays across the line).
 
 What it is independent of: every rule module of ``heatcore.rallyman`` (``moves``,
 ``planning``, ``control``, ``rounds``, ``order``, ``components``, ``track``, ``validity``,

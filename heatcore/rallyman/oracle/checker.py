@@ -15,9 +15,12 @@ from heatcore.rallyman.oracle.printed import (
     corner_rule,
     corner_verdict,
     dashboard,
+    gear_dice_allowed,
     gear_of,
     gear_step_ok,
+    neighbours,
     number,
+    options,
     order_key,
     printed_components,
     printed_track,
@@ -90,6 +93,7 @@ class Checker:
         track = printed_track(state["track"])
         car = state["cars"][number(turn["car"])]
         gears, coast, brake, boost, _ = dashboard(state, car)
+        lower = options(state)["dotted_limit"] == "lower"
         out: list[Finding] = []
         at, current = turn["start"], gear_of(turn["start_gear"])
         dice: Counter[str] = Counter()
@@ -107,7 +111,7 @@ class Checker:
             elif not gear_step_ok(current, step["gear"], step["brakes"], step["boosts"]) or \
                     step["die"] != f"G{step['gear']}":
                 out.append(Finding("rgt.dice.gear-step", f"{where} from gear {current}"))
-            verdict = corner_verdict(track, at, step["to"], step["gear"])
+            verdict = corner_verdict(track, at, step["to"], step["gear"], lower)
             if verdict != (step["track_warnings"], step["overspeed"]):
                 out.append(Finding(corner_rule(track, at, step["to"],
                                                verdict[1] != step["overspeed"]),
@@ -118,6 +122,8 @@ class Checker:
         if extra or any(d.startswith("G") and int(d[1:]) not in gears for d in dice) or \
                 dice["C"] > coast or dice["B"] > brake or dice["U"] > boost:
             out.append(Finding("rgt.dice.dashboard", f"{turn['car']} laid {dict(dice)}"))
+        if sum(n for d, n in dice.items() if d.startswith("G")) > gear_dice_allowed(state, car):
+            out.append(Finding("rgt.damage.gear", f"{turn['car']} laid {dict(dice)}"))
         return out
 
     # ------------------------------------------------------------------ steps
@@ -207,7 +213,8 @@ class Checker:
         rolled = [tuple(c == "!" for c in r) for r in turn["results"]] + new
         total, must, at = 0, False, turn["start"]
         for step, flags in zip(turn["plan"], rolled, strict=False):
-            warnings, over = corner_verdict(track, at, step["to"], step["gear"])
+            warnings, over = corner_verdict(track, at, step["to"], step["gear"],
+                                            options(before)["dotted_limit"] == "lower")
             total += sum(flags) + warnings
             at = step["to"]
             if over or total >= limit:
@@ -245,10 +252,10 @@ class Checker:
         verbs = {a.split()[1] for a in differ if len(a.split()) > 1}
         lays = [a.split() for a in differ if len(a.split()) == 4 and a.split()[1] == "lay"]
         if lays:
-            track = printed_track(state["track"])
+            beside = neighbours(state)
             me = state["turn"]["car"]
             cars = [c["space"] for c in state["cars"] if c["where"] == "track" and c["id"] != me]
-            if all(track.beside[w[3]] & set(cars) for w in lays):
+            if all(beside[w[3]] & set(cars) for w in lays):
                 return "rgt.move.overtake-gear"
             if all(w[2] == "C" for w in lays):
                 return "rgt.dice.coast"

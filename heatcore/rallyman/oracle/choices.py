@@ -13,7 +13,9 @@ from heatcore.rallyman.oracle.printed import (
     JSON,
     corner_verdict,
     dashboard,
+    gear_dice_allowed,
     gear_of,
+    neighbours,
     number,
     options,
     printed_track,
@@ -63,14 +65,22 @@ def lays(state: JSON) -> list[tuple[str, int, str]]:
     coast -= sum(1 for s in plan if s["die"] == "C")
     brake -= sum(s["brakes"] for s in plan)
     boost -= sum(s["boosts"] for s in plan)
+    if options(state)["dice_after_loss"] == "stop" and (
+            any(s["overspeed"] for s in plan)
+            or sum(s["track_warnings"] for s in plan) >= dashboard(state, car)[4]):
+        return []  # rgt.ruling.dice-after-loss "stop": the plan ends at a certain loss
     at = plan[-1]["to"] if plan else turn["start"]
     current = plan[-1]["gear"] if plan else gear_of(turn["start_gear"])
     jumps = options(state)["first_die_jumps"] == "yes" or bool(plan)
+    if sum(1 for s in plan if s["die"] != "C") >= gear_dice_allowed(state, car):
+        gears = ()
     choices = []
     for g in gears:
         change = g - max(current, 0)
         need_b, need_u = max(0, -change - 1), 1 if change == 2 else 0
         if f"G{g}" in used or change > 2 or ((need_b or need_u) and not jumps):
+            continue
+        if not plan and current <= 0 and g != 1 and options(state)["zero_start"] == "gear1":
             continue
         if need_b <= brake and need_u <= boost:
             choices.append((f"G{g}", g))
@@ -97,6 +107,9 @@ def relays(state: JSON) -> list[tuple[tuple[str, ...], str]]:
         warnings += flags.count("!") + int(step["track_warnings"])
         at, current = step["to"], step["gear"]
     taken = frozenset({s["to"] for s in turn["relay"]} | {turn["start"]})
+    # rgt.ruling.relay-finish "before-line": no re-laid die crosses the line that ends the race
+    cross = options(state)["relay_finish"] == "finishes" or \
+        int(turn["start_laps"]) + 1 < int(state["laps"])
     memo: dict[tuple[Any, ...], bool] = {}
 
     def can_lose(at: str, current: int, pool: Counter[str], warnings: int,
@@ -106,16 +119,16 @@ def relays(state: JSON) -> list[tuple[tuple[str, ...], str]]:
             memo[key] = any(
                 lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})
                 for dice, dst, gear, total, lost in _relay_moves(
-                    state, at, current, False, pool, warnings, taken, limit))
+                    state, at, current, False, pool, warnings, taken, limit, cross))
         return memo[key]
 
     return [(dice, dst) for dice, dst, gear, total, lost in _relay_moves(
-        state, at, current, not turn["relay"], pool, warnings, taken, limit)
+        state, at, current, not turn["relay"], pool, warnings, taken, limit, cross)
         if lost or can_lose(dst, gear, pool - Counter(dice), total, taken | {dst})]
 
 def _relay_moves(state: JSON, at: str, current: int, first: bool,
                  pool: Counter[str], warnings: int, taken: frozenset[str], limit: int,
-                 ) -> list[tuple[tuple[str, ...], str, int, int, bool]]:
+                 cross: bool = True) -> list[tuple[tuple[str, ...], str, int, int, bool]]:
     """(dice, space, gear, warnings after, control lost there) of each die from ``pool``
     that may be re-laid next from ``at`` in gear ``current``."""
     track = printed_track(state["track"])
@@ -132,12 +145,17 @@ def _relay_moves(state: JSON, at: str, current: int, first: bool,
             need_b, need_u = max(0, -change - 1), 1 if change == 2 else 0
             if change > 2 or ((need_b or need_u) and not jumps):
                 continue
+            if first and current <= 0 and gear != 1 and options(state)["zero_start"] == "gear1":
+                continue
         for brakes in _takes(pool, "B", need_b):
             for boosts in _takes(pool, "U", need_u):
                 dice = (token, *brakes, *boosts)
                 rolled = sum(d.endswith("!") for d in dice)
                 for dst in _entries(state, at, gear, taken):
-                    added, over = corner_verdict(track, at, dst, gear)
+                    if not cross and track.moves[(at, dst)].get("finish"):
+                        continue
+                    added, over = corner_verdict(track, at, dst, gear,
+                                                 options(state)["dotted_limit"] == "lower")
                     total = warnings + rolled + added
                     out.append((dice, dst, gear, total, over or total >= limit))
     return out
@@ -146,17 +164,23 @@ def _entries(state: JSON, at: str, gear: int, taken: frozenset[str] | set[str],
              ) -> list[str]:
     """Spaces ahead of ``at`` the acting car may enter in ``gear``: free, not yet on its
     path, and beside another car only at that car's gear or higher (no car at all under a
-    yellow flag; cars at 0 or 00 do not count), unless already beside it."""
+    yellow flag other than its own, which leaves the track as it moves off; cars at 0 or 00
+    do not count), unless already beside it (under a yellow flag only when the switch
+    ``yellow_beside`` says so)."""
     track = printed_track(state["track"])
     me = state["turn"]["car"]
     others = [(c["space"], gear_of(c["gear"])) for c in state["cars"]
               if c["id"] != me and c["where"] == "track"]
+    flag = any(holder != me for holder in state["yellow"])
+    keep = options(state)["yellow_beside"] == "already-beside"
+    beside = neighbours(state)
     out = []
     for dst in track.ahead[at]:
         if dst in taken or any(dst == sp for sp, _ in others):
             continue
-        if any(sp in track.beside[dst] and sp not in track.beside[at] and og >= 1
-               and (state["yellow"] or gear < og) for sp, og in others):
+        if any(sp in beside[dst] and og >= 1
+               and ((flag and not (keep and sp in beside[at]))
+                    or (sp not in beside[at] and gear < og)) for sp, og in others):
             continue
         out.append(dst)
     return out

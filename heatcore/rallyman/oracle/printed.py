@@ -29,6 +29,7 @@ class Printed:
     lap: int
     beside: dict[str, frozenset[str]]
     inside: dict[str, int]
+    beside_centre: dict[str, frozenset[str]]
 
 
 def _centre2(space: dict[str, Any]) -> int:
@@ -39,6 +40,15 @@ def _touch(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Two spaces side by side: adjacent lanes and overlapping spans."""
     adjacent = max(a["lanes"]) + 1 == min(b["lanes"]) or max(b["lanes"]) + 1 == min(a["lanes"])
     return bool(adjacent and a["span"][0] < b["span"][1] and b["span"][0] < a["span"][1])
+
+
+def _centre_in(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """rgt.ruling.beside "centre": adjacent lanes and one space's centre within the other's
+    span (twice the progress, to stay in integers)."""
+    adjacent = max(a["lanes"]) + 1 == min(b["lanes"]) or max(b["lanes"]) + 1 == min(a["lanes"])
+    inside = (2 * int(b["span"][0]) <= _centre2(a) < 2 * int(b["span"][1])
+              or 2 * int(a["span"][0]) <= _centre2(b) < 2 * int(a["span"][1]))
+    return bool(adjacent and inside)
 
 
 @cache
@@ -57,8 +67,16 @@ def printed_track(track: str) -> Printed:
         later = [lane for c, lane in corners if c > _centre2(s)]
         inside[sid] = later[0] if later else corners[0][1]
     beside = {a: frozenset(b for b in spaces if _touch(spaces[a], spaces[b])) for a in spaces}
+    centred = {a: frozenset(b for b in spaces if _centre_in(spaces[a], spaces[b]))
+               for a in spaces}
     return Printed(spaces, moves, {k: tuple(v) for k, v in ahead.items()},
-                   int(data["lap_progress"]), beside, inside)
+                   int(data["lap_progress"]), beside, inside, centred)
+
+
+def neighbours(state: JSON) -> dict[str, frozenset[str]]:
+    """Who is beside whom on the state's track, by the switch ``beside``."""
+    track = printed_track(state["track"])
+    return track.beside_centre if options(state)["beside"] == "centre" else track.beside
 
 
 @cache
@@ -84,11 +102,13 @@ def number(car_id: str) -> int:
     return int(car_id[1:]) - 1
 
 
-def corner_verdict(track: Printed, src: str, dst: str, gear: int) -> tuple[int, bool]:
+def corner_verdict(track: Printed, src: str, dst: str, gear: int,
+                   lower: bool = False) -> tuple[int, bool]:
     """(warnings the track adds, whether a limit is exceeded) for ``src`` -> ``dst`` in
     ``gear``, by seed 004's corner rules: a corner's number, or a dotted line's number when
-    entering straight across it; an exit dotted line limits the next space; a dangerous
-    corner at exactly its number and each dotted line with a warning symbol add a warning."""
+    entering straight across it (``lower``: the lower of both, rgt.ruling.dotted-limit
+    switched); an exit dotted line limits the next space; a dangerous corner at exactly its
+    number and each dotted line with a warning symbol add a warning."""
     move = track.moves[(src, dst)]
     warnings = int(move.get("entry_warning", 0)) + int(move.get("exit_warning", 0))
     over = "exit_limit" in move and gear > move["exit_limit"]
@@ -96,6 +116,8 @@ def corner_verdict(track: Printed, src: str, dst: str, gear: int) -> tuple[int, 
     if corner:
         limit = move["entry_limit"] if move["kind"] == "straight" and "entry_limit" in move \
             else corner["limit"]
+        if lower:
+            limit = min(limit, corner["limit"])
         over = over or gear > limit
         if corner["kind"] == "dangerous" and gear == corner["limit"] and not gear > limit:
             warnings += 1
@@ -142,13 +164,22 @@ def dashboard(state: JSON, car: JSON) -> tuple[tuple[int, ...], int, int, int, i
         state["weather"]]
     tokens = Counter(car["tokens"])
     kept = max(0, gear - tokens["gear"])
-    gears = tuple(range(1, kept + 1)) if options(state)["gear_damage_removes"] == \
-        "highest" else tuple(range(gear - kept + 1, gear + 1))
+    removes = options(state)["gear_damage_removes"]
+    if removes == "count":  # any gear die, but one fewer of them per token
+        gears = tuple(range(1, gear + 1)) if kept else ()
+    else:
+        gears = tuple(range(1, kept + 1)) if removes == "highest" \
+            else tuple(range(gear - kept + 1, gear + 1))
     limit = int(comp["limits"]["warnings"])
     if comp["limits"]["suited"][car["tyres"]] != state["weather"]:
         limit = min(limit, int(options(state)["mismatch_limit"]))
     return (gears, max(0, coast - tokens["coast"]), max(0, brake - tokens["brake"]), boost,
             limit)
+
+def gear_dice_allowed(state: JSON, car: JSON) -> int:
+    """How many gear dice ``car`` may lay this turn: one fewer per gear damage token."""
+    printed = printed_components()["dashboards"][car["class"]][car["tyres"]][state["weather"]]
+    return max(0, int(printed[0]) - Counter(car["tokens"])["gear"])
 
 def order_key(state: JSON, index: int, car: JSON) -> tuple[int, int, int, int]:
     """Turn-order key (smaller plays first): speed, distance, lane, car number."""
