@@ -7,7 +7,7 @@ from collections import Counter
 from enum import Flag, auto
 
 from heatcore.errors import InvalidState
-from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, full_bag
+from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, components, full_bag
 from heatcore.rallyman.order import order_key
 from heatcore.rallyman.state import FINISHED, IN_PIT, OFF_TRACK, ON_TRACK, RaceState
 
@@ -24,6 +24,9 @@ class Problem(Flag):
     FOCUS = auto()  # rgt.focus.gain: focus is never negative
     PHASE = auto()  # rgt.turn.sequence: turn, cursor, order and the end agree
     RANKING = auto()  # rgt.finish.end: ranked cars finished, once each
+    LAPS = auto()  # rgt.finish.end: a race of one lap or more; a car's laps 0 to the race's
+    SIDE = auto()  # rgt.loc.double-zero: a car off the track left on edge lane 1 or 3
+    PIT = auto()  # rgt.pit: a car in the pits has its lane (tyres, repair, both); no other
 
 
 RULE_OF: dict[Problem, str] = {
@@ -35,7 +38,16 @@ RULE_OF: dict[Problem, str] = {
     Problem.FOCUS: "rgt.focus.gain",
     Problem.PHASE: "rgt.turn.sequence",
     Problem.RANKING: "rgt.finish.end",
+    Problem.LAPS: "rgt.finish.end",
+    Problem.SIDE: "rgt.loc.double-zero",
+    Problem.PIT: "rgt.pit",
 }
+
+#: The most focus tokens a car earns in one round: one per black (gear) or white (coast)
+#: die rolled flat out (rgt.focus.gain), at most every such die of the largest dashboard.
+FOCUS_PER_ROUND = max(gear + coast for classes in components()["dashboards"].values()
+                      for tyres in classes.values() for gear, coast, _, _ in tyres.values())
+
 
 
 def _tokens(state: RaceState) -> bool:
@@ -71,8 +83,17 @@ def status(state: RaceState) -> Problem:
             found |= Problem.GEAR_RANGE
         if car.where == IN_PIT and car.gear not in (0, DOUBLE_ZERO):
             found |= Problem.GEAR_RANGE
-        if car.focus < 0:
+        if not 0 <= car.focus <= FOCUS_PER_ROUND * state.round:
             found |= Problem.FOCUS
+        if not 0 <= car.laps <= state.laps:
+            found |= Problem.LAPS
+        if car.side not in (0, 1, 3) or (car.where == OFF_TRACK and car.side == 0):
+            found |= Problem.SIDE
+        if (car.where == IN_PIT) != (car.pit_lane != ""):
+            found |= Problem.PIT
+    if state.laps < 1:
+        found |= Problem.LAPS
+    found |= _turn_problems(state)
     if not _colours(state):
         found |= Problem.MARKER_COLOUR
     if not _tokens(state):
@@ -89,6 +110,31 @@ def status(state: RaceState) -> Problem:
     if len(set(ranked)) != len(ranked) or not finished <= set(ranked) or (
             not state.over and set(ranked) != finished):
         found |= Problem.RANKING
+    return found
+
+
+def _turn_problems(state: RaceState) -> Problem:
+    """Rounds count from 1; the order lists each car still racing once (rgt.order.speed);
+    the cursor is in it; a turn's counts are never negative, its results never outnumber
+    its laid dice and its dice show gears 1 to 6 (rgt.turn.sequence, rgt.dice.gear)."""
+    found = Problem.NONE
+    order = state.order
+    if state.round < 1 or (not state.over and not 0 <= state.cursor < len(order)):
+        found |= Problem.PHASE
+    if len(set(order)) != len(order) or (not state.over
+                                         and not set(state.racing()) <= set(order)):
+        found |= Problem.TURN_ORDER
+    turn = state.turn
+    if turn is None:
+        return found
+    steps = turn.plan + turn.relay
+    if min(turn.fixed, turn.draws, turn.start_laps, *(min(s.brakes, s.boosts,
+                                                           s.track_warnings) for s in steps)) < 0 \
+            or len(turn.results) > len(turn.plan) \
+            or len(turn.relay_results) > len(turn.relay):
+        found |= Problem.PHASE
+    if any(not 1 <= s.gear <= 6 for s in steps):
+        found |= Problem.GEAR_RANGE
     return found
 
 

@@ -1,0 +1,285 @@
+"""The fuzz harness (heatcore/fuzz.py) finds nothing: ``heatcore serve`` never crashes and
+answers every line with one typed reply, ``state_from_dict`` / ``state_from_json`` and
+``apply`` of both rulesets raise only typed errors, an illegal action never changes its
+state, and validation refuses impossible values with the rule they break.
+
+The bounded run here sends ``HEATCORE_FUZZ_LINES`` protocol lines (4,000 by default); the
+long run is ``python3 -m heatcore.fuzz --lines 1000000`` (README, "Fuzzing"). Each crash
+class the harness found has its own regression test below, so a finding that the random
+choices stop reaching still fails here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from heatcore import fuzz
+from heatcore.conformance.heat import HeatBinding
+from heatcore.engine import apply as heat_apply
+from heatcore.errors import InvalidState, MalformedInput, RulesError
+from heatcore.notation import parse_action as heat_parse_action
+from heatcore.notation import state_from_dict as heat_from_dict
+from heatcore.notation import state_from_json as heat_from_json
+from heatcore.rallyman.binding import RallymanBinding
+from heatcore.rallyman.engine import apply as rgt_apply
+from heatcore.rallyman.notation import parse_action as rgt_parse_action
+from heatcore.rallyman.notation import state_from_dict as rgt_from_dict
+from heatcore.rallyman.notation import state_from_json as rgt_from_json
+from heatcore.rallyman.validity import validate as rgt_validate
+from heatcore.validity import validate as heat_validate
+
+ROOT = Path(__file__).resolve().parent.parent
+LINES = int(os.environ.get("HEATCORE_FUZZ_LINES", "4000"))
+HUGE_TEXT = "1" + "0" * 5000
+
+
+@pytest.fixture(scope="module")
+def corpus() -> fuzz.Corpus:
+    """States of two seeded races per ruleset (Heat core, Heat with modules, Rallyman)."""
+    return fuzz.corpus(races=2)
+
+
+def _shown(tally: fuzz.Tally) -> str:
+    return fuzz.report(tally, 0.0)
+
+
+# ---------------------------------------------------------------- the runs
+
+def test_a_bounded_fuzz_run_finds_nothing() -> None:
+    tally = fuzz.run(LINES, seed=LINES, races=2)
+    assert tally.lines >= LINES
+    assert tally.outcomes["reply ok"] and tally.outcomes["state accepted"], _shown(tally)
+    assert not tally.findings, _shown(tally)
+
+
+class _Draws:
+    """Hypothesis's choices as a :class:`heatcore.fuzz.Chooser` (so failures shrink)."""
+
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+
+    def randrange(self, stop: int) -> int:
+        return self.data.draw(st.integers(0, stop - 1))
+
+
+@settings(max_examples=150)
+@given(data=st.data())
+def test_mutated_states_raise_only_typed_errors(corpus: fuzz.Corpus,
+                                                data: st.DataObject) -> None:
+    c = _Draws(data)
+    name = fuzz.pick(c, ("heat", "rallyman-gt"))
+    state = fuzz.pick(c, corpus.states[name])
+    original = copy.deepcopy(state)
+    tally = fuzz.Tally()
+    fuzz.check_api(fuzz.rulesets()[name], fuzz.mutate(c, state, corpus.strings_of(state)), c,
+                   corpus.actions[name], tally, as_text=bool(c.randrange(2)))
+    assert not tally.findings, tally.findings
+    assert state == original  # the mutators copy
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_fuzzed_protocol_sessions_get_one_typed_reply_per_line(corpus: fuzz.Corpus,
+                                                               data: st.DataObject) -> None:
+    tally = fuzz.Tally()
+    fuzz.serve_session(_Draws(data), corpus, tally, 12)
+    assert not tally.findings, tally.findings
+
+
+def test_the_served_process_answers_fuzzed_lines_as_the_server_does(
+        corpus: fuzz.Corpus) -> None:
+    """The lines of fuzzed sessions piped into ``heatcore serve``: exit 0, nothing on
+    stderr, the replies the in-process server gave, byte for byte."""
+    import random
+
+    tally = fuzz.Tally()
+    serving = fuzz.serve_session(random.Random(7), corpus, tally, 150)
+    assert not tally.findings, tally.findings
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "heatcore", "serve"],
+                          input=b"".join(serving.sent), capture_output=True, env=env,
+                          cwd=ROOT, check=False)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout == b"".join(serving.replies[:serving.until_stop])
+
+
+# ---------------------------------------------------------------- the crash classes found
+
+def _heat_state() -> dict[str, Any]:
+    return copy.deepcopy(HeatBinding().random_race(0).start)
+
+
+def _rgt_state() -> dict[str, Any]:
+    """A Rallyman state in a turn with a die laid (round 1 or later)."""
+    race = RallymanBinding().random_race(0)
+    return copy.deepcopy(next(s.before for s in race.steps if s.before["turn"] is not None
+                              and s.before["turn"]["plan"]))
+
+
+def _serve(*lines: bytes) -> list[dict[str, Any]]:
+    tally = fuzz.Tally()
+    serving = fuzz.Serving(tally)
+    replies = [serving.send(line) for line in lines]
+    assert not tally.findings, tally.findings
+    return replies
+
+
+@pytest.mark.rules("round.sequence")
+def test_serve_refuses_integers_of_over_4300_digits_and_deep_nesting() -> None:
+    start = b'{"op":"start","protocol":"conform/2","ruleset":"heat"}\n'
+    replies = _serve(start, HUGE_TEXT.encode() + b"\n",
+                     b'{"op":"apply","action":"P1","n":' + HUGE_TEXT.encode() + b"}\n",
+                     b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"op":"legal"}\n')
+    assert [r["ok"] for r in replies] == [True, False, False, False, False]
+    assert [r["error"]["kind"] for r in replies[1:]] == ["malformed"] * 3 + ["protocol"]
+    assert "4,300 digits" in replies[1]["error"]["message"]
+
+
+@pytest.mark.rules("round.sequence", "rgt.turn.sequence")
+@pytest.mark.parametrize("read", [heat_from_json, rgt_from_json])
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000, '{"format":' + HUGE_TEXT + "}", "{", "\ud800", "NaN"],
+    ids=["deep", "huge", "cut", "surrogate", "nan"])
+def test_state_from_json_raises_malformed_input_only(read: Any, text: str) -> None:
+    with pytest.raises(MalformedInput):
+        read(text)
+
+
+@pytest.mark.rules("round.sequence", "rgt.turn.sequence")
+@pytest.mark.parametrize("ruleset", ["heat", "rallyman-gt"])
+@pytest.mark.parametrize("where", ["round", "cars", "rulings", "turn"])
+@pytest.mark.parametrize("value", [10 ** 5000, -(10 ** 5000), fuzz.nested(100_000)],
+                         ids=["huge", "-huge", "deep"])
+def test_state_from_dict_refuses_huge_integers_and_deep_nesting_anywhere(
+        ruleset: str, where: str, value: Any) -> None:
+    """An integer ``repr`` refuses, or a nesting that exhausts the stack, at any key: the
+    readers' error messages used to repr them (ValueError, RecursionError)."""
+    data = _heat_state() if ruleset == "heat" else _rgt_state()
+    data[where] = value
+    with pytest.raises(MalformedInput, match=r"4,000 digits|nests deeper"):
+        (heat_from_dict if ruleset == "heat" else rgt_from_dict)(data)
+
+
+@pytest.mark.rules("round.sequence", "rgt.turn.sequence")
+@pytest.mark.parametrize("text", ["P1 cooldown " + "9" * 5000, "P" + "1" * 5000 + " boost",
+                                  "P\u00b2 boost", "P1 speeds \u00b2", "P1 gear \u0663 play 1"],
+                         ids=["long-count", "long-car", "superscript-car", "superscript-speed",
+                              "arabic-gear"])
+def test_parse_action_refuses_numbers_int_cannot_read(text: str) -> None:
+    with pytest.raises(MalformedInput):
+        heat_parse_action(text)
+    with pytest.raises(MalformedInput):
+        rgt_parse_action(text)
+
+
+@pytest.mark.rules("rgt.turn.sequence", "round.sequence")
+@pytest.mark.parametrize("action", ["text", "P1 roll", None, 3, ("P1",)])
+def test_apply_of_a_value_that_is_not_an_action_is_malformed_input(action: Any) -> None:
+    rgt = rgt_validate(rgt_from_dict(_rgt_state()))
+    with pytest.raises(MalformedInput, match="must be an Action"):
+        rgt_apply(rgt, action)
+    heat = heat_validate(heat_from_dict(_heat_state()))
+    with pytest.raises(MalformedInput, match="must be an Action"):
+        heat_apply(heat, action)
+
+
+def _heat_refusal(data: dict[str, Any]) -> RulesError:
+    with pytest.raises(RulesError) as caught:
+        heat_validate(heat_from_dict(data))
+    return caught.value
+
+
+def _rgt_refusal(data: dict[str, Any]) -> RulesError:
+    with pytest.raises(RulesError) as caught:
+        rgt_validate(rgt_from_dict(data))
+    return caught.value
+
+
+@pytest.mark.rules("round.sequence", "play.card-count", "setup.track-laps")
+def test_heat_validation_refuses_impossible_rounds_laps_and_cursors() -> None:
+    data = _heat_state()  # round 1, planning, nobody has planned yet
+    assert data["phase"] == "plan" and data["cursor"] == 0
+    for key, value, rule in (("round", -3, "round.sequence"), ("round", 0, "round.sequence"),
+                             ("laps", 0, "setup.track-laps")):
+        bad = {**data, key: value}
+        error = _heat_refusal(bad)
+        assert isinstance(error, InvalidState) and error.rule == rule, (key, value, error)
+    # a cursor past cars that have not planned: the first of them would be asked to have
+    # planned (apply raised KeyError: 0); a cursor below the order raised IndexError
+    skipping = {**data, "cursor": len(data["order"]) - 1}
+    assert "PLAY_AREA (play.card-count)" in str(_heat_refusal(skipping))
+    for cursor in (-1, -len(data["order"]) - 2):
+        assert isinstance(_heat_refusal({**data, "cursor": cursor}), InvalidState)
+
+
+@pytest.mark.rules("rgt.focus.gain", "rgt.turn.sequence", "rgt.finish.end",
+                   "rgt.loc.double-zero", "rgt.pit", "rgt.move.forward", "rgt.order.speed",
+                   "rgt.dice.gear")
+def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None:
+    data = _rgt_state()
+    turn = data["turn"]
+    assert turn["plan"], "the state has a laid die to corrupt"
+
+    def car(**change: Any) -> dict[str, Any]:
+        return {**data, "cars": [{**data["cars"][0], **change}, *data["cars"][1:]]}
+
+    def step(**change: Any) -> dict[str, Any]:
+        return {**data, "turn": {**turn, "plan": [{**turn["plan"][0], **change}]}}
+
+    cases: list[tuple[dict[str, Any], str]] = [
+        (car(focus=1000), "rgt.focus.gain"), (car(focus=-1), "rgt.focus.gain"),
+        ({**data, "turn": {**turn, "draws": -1}}, "rgt.turn.sequence"),
+        ({**data, "turn": {**turn, "fixed": -2}}, "rgt.turn.sequence"),
+        (step(boosts=-1), "rgt.turn.sequence"), (step(brakes=-1), "rgt.turn.sequence"),
+        (step(gear=9), "rgt.dice.gear"),
+        ({**data, "round": -3}, "rgt.turn.sequence"), ({**data, "round": 0}, "rgt.turn.sequence"),
+        ({**data, "cursor": -1}, "rgt.turn.sequence"),
+        ({**data, "cursor": len(data["order"])}, "rgt.turn.sequence"),
+        ({**data, "laps": 0}, "rgt.finish.end"), (car(laps=-1), "rgt.finish.end"),
+        (car(laps=data["laps"] + 5), "rgt.finish.end"),
+        (car(side=2), "rgt.loc.double-zero"), (car(pit_lane="tyres"), "rgt.pit"),
+        (car(pit_lane="fuel"), "rgt.turn.sequence"),
+        ({**data, "turn": {**turn, "start": "T9.L99.9"}}, "rgt.move.forward"),
+        ({**data, "turn": {**turn, "loc_space": "yellow"}}, "rgt.move.forward"),
+        (car(space="T9.L99.9"), "rgt.move.forward"), (car(tyres="slick"), "rgt.turn.sequence"),
+        ({**data, "order": [*data["order"], data["order"][0]]}, "rgt.order.speed"),
+    ]
+    for bad, rule in cases:
+        error = _rgt_refusal(bad)
+        assert rule == error.rule or f"({rule})" in str(error), (bad, rule, str(error))
+    rgt_validate(rgt_from_dict(data))  # the state they came from is valid
+
+
+@pytest.mark.rules("rgt.order.speed")
+def test_rallyman_order_lists_every_car_still_racing() -> None:
+    data = _rgt_state()
+    data["order"] = [data["turn"]["car"]]
+    data["cursor"] = 0
+    assert "TURN_ORDER" in str(_rgt_refusal(data))
+
+
+def test_an_illegal_apply_leaves_the_served_state_as_it_was(corpus: fuzz.Corpus) -> None:
+    state = corpus.states["rallyman-gt"][5]
+    replies = _serve(b'{"op":"start","protocol":"conform/2","ruleset":"rallyman-gt"}\n',
+                     fuzz.line_of({"op": "load", "state": state}),
+                     b'{"op":"apply","action":"P9 roll"}\n', b'{"op":"apply","action":"x"}\n',
+                     b'{"op":"legal"}\n')
+    assert [r["ok"] for r in replies] == [True, True, False, False, True]
+    assert json.loads(json.dumps(state)) == state  # the Serving checks compared the state
+
+
+def test_the_long_run_is_a_command_with_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert fuzz.main(["--lines", "30", "--races", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("30 protocol lines") or "protocol lines" in out.splitlines()[0]
+    assert "0 findings" in out.splitlines()[0]
