@@ -59,6 +59,13 @@ class Chooser(Protocol):
     def randrange(self, stop: int, /) -> int: ...
 
 
+def random_chooser(seed: int) -> Chooser:
+    """The choices of ``random.Random(seed)``."""
+    import random
+
+    return random.Random(seed)
+
+
 def pick(c: Chooser, items: list[Any] | tuple[Any, ...]) -> Any:
     """One of ``items`` (not empty)."""
     return items[c.randrange(len(items))]
@@ -208,7 +215,7 @@ def odd_value(c: Chooser, strings: list[str]) -> JSON:
         return pick(c, ODD_VALUES)
     if roll < 9:
         return pick(c, strings)
-    return nested(pick(c, (50, 2_000, 20_000, DEEP)))
+    return nested(pick(c, (50, 254, 256, 2_000, 20_000, DEEP)))
 
 
 def strings_in(value: JSON) -> list[str]:

@@ -283,3 +283,73 @@ def test_the_long_run_is_a_command_with_a_summary(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert out.startswith("30 protocol lines") or "protocol lines" in out.splitlines()[0]
     assert "0 findings" in out.splitlines()[0]
+
+
+# ---------------------------------------------------------------- the harness catches bugs
+
+def test_the_harness_catches_a_reader_that_lets_a_huge_integer_through(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the readers' first look (check_plain) removed; a huge integer in the
+    rulings reaches the error message's repr, and the harness reports the ValueError."""
+    import heatcore.notation
+
+    monkeypatch.setattr(heatcore.notation, "check_plain", lambda *args: None)
+    data = _heat_state()
+    data["rulings"] = {"ruling.blocked-own-space": 10 ** 5000}
+    tally = fuzz.Tally()
+    fuzz.check_api(fuzz.rulesets()["heat"], data, fuzz.random_chooser(0), [], tally)
+    assert list(tally.counts) == ["heat read/validate: ValueError in rulings.py:make_rulings"]
+
+
+def test_the_harness_catches_apply_of_a_string_and_a_changed_state(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: Rallyman's check that an action is an Action removed (AttributeError on a
+    string, as before), and a server whose refused apply replaces the session's state."""
+    import heatcore.conformance.protocol as protocol
+    import heatcore.rallyman.engine as engine
+
+    real_check = engine.check_action
+
+    def no_type_check(state: Any, action: Any) -> None:
+        if isinstance(action, str):
+            action.car  # noqa: B018 - what the engine did with a string
+        real_check(state, action)
+
+    monkeypatch.setattr(engine, "check_action", no_type_check)
+    tally = fuzz.Tally()
+    for seed in range(20):
+        fuzz.check_api(fuzz.rulesets()["rallyman-gt"], _rgt_state(),
+                       fuzz.random_chooser(seed), [], tally)
+    assert any(k.startswith("rallyman-gt apply: AttributeError") for k in tally.counts)
+
+    real = protocol._legal_or_apply
+
+    def forgetful(binding: Any, session: dict[str, Any], op: str,
+                  request: dict[str, Any]) -> Any:
+        reply = real(binding, session, op, request)
+        if not reply["ok"]:
+            session["state"] = dict(session["state"], round=99)
+        return reply
+
+    monkeypatch.setattr(protocol, "_legal_or_apply", forgetful)
+    tally = fuzz.Tally()
+    serving = fuzz.Serving(tally)
+    serving.send(b'{"op":"start","protocol":"conform/2","ruleset":"rallyman-gt"}\n')
+    serving.send(fuzz.line_of({"op": "load", "state": _rgt_state()}))
+    serving.send(b'{"op":"apply","action":"P9 roll"}\n')
+    assert list(tally.counts) == ["serve: a refused apply changed the state"]
+
+
+def test_the_harness_catches_a_server_that_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the server's refusal of a 5,000-digit integer removed (json.loads's
+    ValueError escapes, as it did)."""
+    import heatcore.conformance.protocol as protocol
+
+    def answer(self: Any, raw: bytes) -> bytes:
+        request = json.loads(raw.decode())  # no except ValueError, as before the fix
+        return self.line(protocol.handle(self.binding, self.session, request))  # type: ignore
+
+    monkeypatch.setattr(protocol._Server, "answer", answer)
+    tally = fuzz.Tally()
+    fuzz.Serving(tally).send(HUGE_TEXT.encode() + b"\n")
+    assert [k.split(" in ")[0] for k in tally.counts] == ["serve crashed: ValueError"]
