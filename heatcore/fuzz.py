@@ -12,13 +12,13 @@ another one of the state, ...) and fed to:
   ``start``, ``load``, ``setup``, ``legal``, ``apply``, ``stop`` and junk (bad UTF-8, bad
   JSON, nesting 100,000 deep, integers of 5,000 digits, wrong types).
 
-A finding is any of: an exception other than :class:`~heatcore.errors.RulesError` (the typed
+A finding is any of: an exception other than ``RulesError`` (the typed
 MalformedInput / InvalidState / IllegalAction ...) out of the API; any exception out of the
 server, or a reply that is not one JSON line with ``ok`` and, when false, an error of a
 protocol kind; an illegal action that changes the state it was applied to; a listed action
 refused; a state the engine produced that fails its own validation.
 
-The mutators take their choices from a :class:`Chooser` (``randrange``): ``random.Random``
+The mutators take their choices from a ``Chooser`` (``randrange``): ``random.Random``
 for long runs (``python3 -m heatcore.fuzz --lines 1000000``), Hypothesis's ``data.draw`` in
 the tests (tests/test_fuzz.py), so a finding there shrinks to a short list of choices.
 """
@@ -44,10 +44,10 @@ REPLY_KINDS = frozenset({"malformed", "invalid-state", "illegal-action", "unsupp
                          "protocol"})
 
 #: A stand-in for an integer too long for ``int(str)`` (over 4,300 digits): JSON text of it
-#: is written by :func:`dumps`; in a dict it is the integer itself.
+#: is written by ``dumps``; in a dict it is the integer itself.
 HUGE = 10 ** 5000
 _HUGE_MARK = "\u0000huge-integer\u0000"
-#: Integers this long or longer are written as :data:`HUGE` (``str`` refuses them).
+#: Integers this long or longer are written as ``HUGE`` (``str`` refuses them).
 _LONG = 10 ** 4000
 #: Nesting deep enough to exhaust any recursive reader (a list of lists ...).
 DEEP = 100_000
@@ -95,7 +95,7 @@ def at(value: JSON, path: Path) -> JSON:
 
 def replaced(value: JSON, path: Path, make: Callable[[JSON], JSON]) -> JSON:
     """A copy of ``value`` with the node at ``path`` replaced by ``make(node)`` (only the
-    containers on the path are copied; ``make`` may return :data:`DROP` to remove it)."""
+    containers on the path are copied; ``make`` may return ``DROP`` to remove it)."""
     if not path:
         return make(value)
     head, rest = path[0], path[1:]
@@ -116,11 +116,11 @@ class _Drop:
         return "DROP"
 
 
-#: Returned by a ``make`` of :func:`replaced`: remove the node.
+#: Returned by a ``make`` of ``replaced``: remove the node.
 DROP: Any = _Drop()
 
 
-#: The nestings :func:`nested` made, by id, with their depth (never changed: the mutators
+#: The nestings ``nested`` made, by id, with their depth (never changed: the mutators
 #: copy only the containers on a path, and a nesting is one node to them).
 _NESTED: dict[int, tuple[int, JSON]] = {}
 
@@ -138,7 +138,7 @@ def nested(depth: int) -> JSON:
 
 
 def dumps(value: JSON) -> str:
-    """JSON text of ``value``, with :data:`HUGE` written out in full (``json.dumps`` refuses
+    """JSON text of ``value``, with ``HUGE`` written out in full (``json.dumps`` refuses
     it) and lists nested past the recursion limit written iteratively."""
     if _orjson_dumps is not None:
         try:  # the fast path: orjson refuses integers past 64 bits and deep nesting
@@ -185,7 +185,7 @@ def _depth(value: JSON) -> int:
 
 
 class _DeepText(str):
-    """A placeholder that ``json.dumps`` writes as a string; see :func:`dumps`."""
+    """A placeholder that ``json.dumps`` writes as a string; see ``dumps``."""
 
     def __new__(cls, depth: int) -> _DeepText:
         return super().__new__(cls, f"\u0000deep:{depth}\u0000")
@@ -208,7 +208,7 @@ ODD_VALUES: tuple[JSON, ...] = (
 
 
 def odd_value(c: Chooser, strings: list[str]) -> JSON:
-    """A wrong value: one of :data:`ODD_VALUES`, a string of the same state (a space, a
+    """A wrong value: one of ``ODD_VALUES``, a string of the same state (a space, a
     tyre, a car, a card ...: right type, wrong place) or a deep nesting."""
     roll = c.randrange(10)
     if roll < 6 or not strings:

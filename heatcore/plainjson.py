@@ -4,7 +4,7 @@ A state or setup nested 100,000 deep makes any recursive code (a reader, ``repr`
 error message, ``json.dumps``) raise RecursionError, and an integer of over 4,300 digits
 makes ``str`` and ``repr`` raise ValueError (``sys.int_info.default_max_str_digits``). No
 state or setup of either ruleset nests more than a few levels or holds such an integer, so
-:func:`check_plain` refuses both at once, with MalformedInput naming the path, before the
+``check_plain`` refuses both at once, with MalformedInput naming the path, before the
 readers (``heatcore.notation``, ``heatcore.rallyman.notation``) look at the fields.
 """
 
@@ -35,7 +35,7 @@ _orjson_dumps = _orjson()
 
 
 def check_plain(data: Any, path: str, rule: str) -> None:
-    """MalformedInput (``rule``) if ``data`` nests deeper than :data:`MAX_DEPTH` or holds an
+    """MalformedInput (``rule``) if ``data`` nests deeper than ``MAX_DEPTH`` or holds an
     integer of 4,000 digits or more; walks the data without recursion (after a fast test:
     what orjson writes nests at most 255 deep and holds no integer past 64 bits)."""
     if _orjson_dumps is not None:

@@ -223,8 +223,8 @@ def test_heat_validation_refuses_impossible_rounds_laps_and_cursors() -> None:
 
 
 @pytest.mark.rules("rgt.focus.gain", "rgt.turn.sequence", "rgt.finish.end",
-                   "rgt.loc.double-zero", "rgt.pit", "rgt.move.forward", "rgt.order.speed",
-                   "rgt.dice.gear")
+                   "rgt.loc.double-zero", "rgt.pit.conditions", "rgt.move.forward",
+                   "rgt.order.speed", "rgt.dice.gear")
 def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None:
     data = _rgt_state()
     turn = data["turn"]
@@ -247,7 +247,7 @@ def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None
         ({**data, "cursor": len(data["order"])}, "rgt.turn.sequence"),
         ({**data, "laps": 0}, "rgt.finish.end"), (car(laps=-1), "rgt.finish.end"),
         (car(laps=data["laps"] + 5), "rgt.finish.end"),
-        (car(side=2), "rgt.loc.double-zero"), (car(pit_lane="tyres"), "rgt.pit"),
+        (car(side=2), "rgt.loc.double-zero"), (car(pit_lane="tyres"), "rgt.pit.conditions"),
         (car(pit_lane="fuel"), "rgt.turn.sequence"),
         ({**data, "turn": {**turn, "start": "T9.L99.9"}}, "rgt.move.forward"),
         ({**data, "turn": {**turn, "loc_space": "yellow"}}, "rgt.move.forward"),

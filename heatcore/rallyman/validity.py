@@ -26,7 +26,7 @@ class Problem(Flag):
     RANKING = auto()  # rgt.finish.end: ranked cars finished, once each
     LAPS = auto()  # rgt.finish.end: a race of one lap or more; a car's laps 0 to the race's
     SIDE = auto()  # rgt.loc.double-zero: a car off the track left on edge lane 1 or 3
-    PIT = auto()  # rgt.pit: a car in the pits has its lane (tyres, repair, both); no other
+    PIT = auto()  # rgt.pit.conditions: a car in the pits is on a lane (tyres, repair, both)
 
 
 RULE_OF: dict[Problem, str] = {
@@ -40,7 +40,7 @@ RULE_OF: dict[Problem, str] = {
     Problem.RANKING: "rgt.finish.end",
     Problem.LAPS: "rgt.finish.end",
     Problem.SIDE: "rgt.loc.double-zero",
-    Problem.PIT: "rgt.pit",
+    Problem.PIT: "rgt.pit.conditions",
 }
 
 #: The most focus tokens a car earns in one round: one per black (gear) or white (coast)
