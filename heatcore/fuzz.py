@@ -215,7 +215,7 @@ def odd_value(c: Chooser, strings: list[str]) -> JSON:
         return pick(c, ODD_VALUES)
     if roll < 9:
         return pick(c, strings)
-    return nested(pick(c, (50, 254, 256, 2_000, 20_000, DEEP)))
+    return nested(pick(c, (50, 254, 256, 600, 900, 2_000, 20_000, DEEP)))
 
 
 def strings_in(value: JSON) -> list[str]:
@@ -752,8 +752,13 @@ def main(argv: list[str] | None = None) -> int:
     marks = iter(range(step, args.lines + step, step))
     mark = next(marks)
 
+    shown: set[str] = set()
+
     def progress(tally: Tally) -> None:
         nonlocal mark
+        for kind in tally.classes.keys() - shown:  # each new class of finding at once
+            shown.add(kind)
+            print(f"NEW {kind}: {tally.classes[kind][:2000]}", file=sys.stderr, flush=True)
         if tally.lines >= mark:
             print(f"... {tally.lines:,} lines, {tally.outcomes['finding']} findings, "
                   f"{time.monotonic() - started:,.0f} s", file=sys.stderr, flush=True)

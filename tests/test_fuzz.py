@@ -353,3 +353,21 @@ def test_the_harness_catches_a_server_that_raises(monkeypatch: pytest.MonkeyPatc
     tally = fuzz.Tally()
     fuzz.Serving(tally).send(HUGE_TEXT.encode() + b"\n")
     assert [k.split(" in ")[0] for k in tally.counts] == ["serve crashed: ValueError"]
+
+
+@pytest.mark.rules("round.sequence", "rgt.turn.sequence")
+@pytest.mark.parametrize("ruleset", ["heat", "rallyman-gt"])
+def test_serve_refuses_requests_nested_too_deeply_for_the_schema_check(ruleset: str) -> None:
+    """A setup or rulings value nested 900 deep reads as JSON but made jsonschema's error
+    message (the repr of the value) raise RecursionError out of the server."""
+    binding = HeatBinding() if ruleset == "heat" else RallymanBinding()
+    setup = binding.random_race(0).setup
+    start = fuzz.line_of({"op": "start", "protocol": "conform/2", "ruleset": ruleset})
+    lines = [start]
+    for key in [*setup, "extra"]:
+        lines.append(fuzz.line_of({"op": "setup", "setup": {**setup, key: fuzz.nested(900)}}))
+    lines.append(fuzz.line_of({"op": "start", "protocol": "conform/2", "ruleset": ruleset,
+                               "rulings": {"ruling.blocked-own-space": fuzz.nested(900)}}))
+    replies = _serve(*lines)
+    assert replies[0]["ok"] and not any(r["ok"] for r in replies[1:])
+    assert {r["error"]["kind"] for r in replies[1:]} <= {"protocol", "malformed"}
