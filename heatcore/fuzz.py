@@ -215,7 +215,7 @@ def odd_value(c: Chooser, strings: list[str]) -> JSON:
         return pick(c, ODD_VALUES)
     if roll < 9:
         return pick(c, strings)
-    return nested(pick(c, (50, 254, 256, 600, 900, 2_000, 20_000, DEEP)))
+    return nested(pick(c, (50, 254, 256, 900, 980, 985, 990, 995, 2_000, DEEP)))
 
 
 def strings_in(value: JSON) -> list[str]:
