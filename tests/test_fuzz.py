@@ -11,6 +11,7 @@ choices stop reaching still fails here.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -367,10 +368,29 @@ def test_the_schema_check_refuses_what_is_nested_too_deeply_to_describe(ruleset:
     setup = binding.random_race(0).setup
     deep = fuzz.nested(sys.getrecursionlimit())
     for key in [*setup, "extra"]:
-        try:  # a key whose schema accepts anything passes; nothing else may escape
+        # a key whose schema accepts anything passes; nothing else may escape
+        with contextlib.suppress(SchemaError):
             check("request.setup", {"op": "setup", "setup": {**setup, key: deep}})
-        except SchemaError:
-            pass
     with pytest.raises(SchemaError, match="nested too deeply"):
         check("request.start", {"op": "start", "protocol": "conform/2", "ruleset": ruleset,
                                 "rulings": {"ruling.blocked-own-space": deep}})
+
+
+@pytest.mark.rules("rgt.turn.sequence", "rgt.loc.trigger")
+def test_rallyman_validation_refuses_a_stage_that_does_not_fit_the_turn() -> None:
+    """Found by the fuzz: rolling with every laid die rolled (apply raised IndexError) and
+    re-laying dice without a loss of control (apply raised AssertionError)."""
+    data = _rgt_state()
+    turn = data["turn"]
+    rolled = ["-" * (1 + s["brakes"] + s["boosts"]) for s in turn["plan"]]
+    cases = [
+        {**turn, "stage": "roll", "mode": "one", "results": rolled, "fix_next": True},
+        {**turn, "stage": "dice", "mode": "flat", "results": rolled},
+        {**turn, "stage": "relay", "mode": "one", "results": [], "pool": ["G1"]},
+        {**turn, "stage": "draw", "mode": "one", "results": [], "draws": 1,
+         "loc_space": turn["start"]},
+        {**turn, "stage": "plan", "mode": "flat"},
+    ]
+    for bad in cases:
+        error = _rgt_refusal({**data, "turn": bad})
+        assert "PHASE (rgt.turn.sequence)" in str(error), (bad["stage"], str(error))

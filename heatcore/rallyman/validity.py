@@ -9,7 +9,7 @@ from enum import Flag, auto
 from heatcore.errors import InvalidState
 from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, components, full_bag
 from heatcore.rallyman.order import order_key
-from heatcore.rallyman.state import FINISHED, IN_PIT, OFF_TRACK, ON_TRACK, RaceState
+from heatcore.rallyman.state import FINISHED, IN_PIT, OFF_TRACK, ON_TRACK, RaceState, Turn
 
 
 class Problem(Flag):
@@ -135,7 +135,39 @@ def _turn_problems(state: RaceState) -> Problem:
         found |= Problem.PHASE
     if any(not 1 <= s.gear <= 6 for s in steps):
         found |= Problem.GEAR_RANGE
+    if not _stage_fits(state, turn):
+        found |= Problem.PHASE
     return found
+
+
+def _stage_fits(state: RaceState, turn: Turn) -> bool:
+    """Whether the turn's stage fits what the turn holds (rgt.turn.sequence): laying dice
+    before any roll; rolling or awaiting dice with dice left to roll; re-laying, choosing
+    the side and drawing damage only after a loss of control (rgt.loc.trigger), drawing with
+    tokens left to draw; a pit stop without one; focus fixes only dice still to roll."""
+    from heatcore.rallyman.control import first_loss
+    from heatcore.rallyman.planning import car_dashboard
+
+    if not 0 <= turn.car < len(state.cars):
+        return False
+    left = len(turn.results) < len(turn.plan)
+    if turn.stage == "plan":
+        return not turn.results and turn.mode == "" and not turn.fix_next
+    if turn.mode == "" or (turn.fix_next and not left):
+        return False
+    if turn.stage == "roll":
+        return turn.mode == "one" and left
+    if turn.stage == "dice":
+        return left and not turn.fix_next
+    lost = first_loss(car_dashboard(state, turn.car).limit, turn.plan, turn.results) \
+        is not None
+    if turn.stage == "pit":
+        return not lost and turn.draws == 0
+    if not lost or turn.fix_next:
+        return False
+    if turn.stage == "relay":
+        return bool(turn.pool)
+    return turn.loc_space != "" and (turn.stage == "side" or turn.draws > 0)
 
 
 def validate(state: RaceState) -> RaceState:
