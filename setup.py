@@ -1,7 +1,7 @@
-"""Build: the fast engine (``heatcore.fast.race`` and ``driver``) compiled by mypyc when mypyc
+"""Build: the fast engine (``heatcore.heat.fast.race`` and ``driver``) compiled by mypyc when mypyc
 and a C compiler are at hand, else pure Python only (``HEATCORE_FAST=pure`` at install time
 also skips the compiler). Every other setting is in pyproject.toml; which build runs is
-decided at import (``heatcore/fast/compiled.py``)."""
+decided at import (``heatcore/heat/fast/compiled.py``)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def _choice() -> Any:
-    """heatcore/fast/compiled.py, loaded by its path (it needs only the standard library)."""
+    """heatcore/heat/fast/compiled.py, loaded by its path (it needs only the standard library)."""
     spec = importlib.util.spec_from_file_location(
-        "heatcore_fast_compiled", HERE / "heatcore" / "fast" / "compiled.py")
+        "heatcore_fast_compiled", HERE / "heatcore" / "heat" / "fast" / "compiled.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -49,7 +49,7 @@ def _extensions() -> list[Any]:
     choice = _choice()
     paths = [str(Path(*m.split(".")).with_suffix(".py")) for m in choice.COMPILED]
     try:
-        return list(mypycify(paths, opt_level="3", group_name="heatcore.fast.native"))
+        return list(mypycify(paths, opt_level="3", group_name="heatcore.heat.fast.native"))
     except (Exception, SystemExit) as error:  # a type error mypyc refuses, ...
         _warn(f"mypyc failed ({error})")
         return []

@@ -20,12 +20,13 @@ import sys
 import time
 from pathlib import Path
 
-from heatcore.conformance.fixtures import fixtures_dir, load_cases
-from heatcore.conformance.harness import run
-from heatcore.conformance.heat import HeatBinding
-from heatcore.files import write_atomic
+from heatcore.framework.conformance.fixtures import load_cases
+from heatcore.framework.conformance.harness import run
+from heatcore.framework.files import write_atomic
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.conformance.corpus import fixtures_dir
 
-SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
+SERVE = [sys.executable, "-m", "heatcore.tools.cli", "serve"]
 LIMIT_SECONDS = 120.0
 
 

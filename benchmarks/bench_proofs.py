@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from heatcore.files import write_atomic
+from heatcore.framework.files import write_atomic
 from proofs.catalogue import PROOFS
 from proofs.runner import REFINE_TURNS, run_all
 from proofs.track_graph import PROOF_RUNS

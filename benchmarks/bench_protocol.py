@@ -27,10 +27,10 @@ import tempfile
 import time
 from typing import Any
 
-from heatcore.conformance import PROTOCOL
-from heatcore.conformance.heat import HeatBinding
+from heatcore.framework.conformance import PROTOCOL
+from heatcore.heat.conformance.binding import HeatBinding
 
-SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
+SERVE = [sys.executable, "-m", "heatcore.tools.cli", "serve"]
 
 
 def requests(races: int, first_seed: int = 0) -> tuple[list[bytes], int, list[Any]]:

@@ -3,7 +3,7 @@ machine), for ``python3 -m benchmarks``.
 
     python3 -m benchmarks.bench_prove
 
-Runs the command in a new process (``python3 -m heatcore.cli prove --progress off``: every
+Runs the command in a new process (``python3 -m heatcore.tools.cli prove --progress off``: every
 proof and its controls on the default tracks, 2 workers, the refinement turns) and reports
 its wall time, the CPU time of the process and its workers, and whether it passed. The
 benchmark's own "Proofs (Z3)" stage times each proof in this process; this is the command's
@@ -22,7 +22,7 @@ from typing import Any
 
 #: Issue 12's limit for ``heatcore prove`` (wall seconds on a quiet 2-core machine).
 LIMIT_SECONDS = 60.0
-COMMAND = [sys.executable, "-m", "heatcore.cli", "prove", "--progress", "off"]
+COMMAND = [sys.executable, "-m", "heatcore.tools.cli", "prove", "--progress", "off"]
 #: What a tiny benchmark run proves instead (seconds, not a minute).
 TINY_ARGS = ["--proof", "turn-order", "--track", "usa@1", "--jobs", "1"]
 

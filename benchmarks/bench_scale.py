@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from heatcore.cluster import LOCAL, LOCAL_THREADS
-from heatcore.explore import configuration
-from heatcore.explore_runs import explore
-from heatcore.outcomes import observe_races
-from heatcore.perft import Counter, perft_setup, perft_start
+from heatcore.framework.cluster import LOCAL, LOCAL_THREADS
+from heatcore.heat.explore import configuration
+from heatcore.heat.perft import Counter, perft_setup, perft_start
+from heatcore.tools.heat.explore_runs import explore
+from heatcore.tools.heat.outcomes import observe_races
 
 
 def perft_rate(players: int, depth: int, engine: str = "fast") -> dict[str, Any]:

@@ -4,8 +4,8 @@
     python3 -m benchmarks --tiny          # a few races only: keeps the suite working
     python3 -m benchmarks --json out.json # where to write the figures
 
-Figures, for both engines (the reference engine ``heatcore.engine`` and the fast engine
-``heatcore.fast``, which play the same races): random-race throughput (races/s, actions/s)
+Figures, for both engines (the reference engine ``heatcore.heat.engine`` and the fast engine
+``heatcore.heat.fast``, which play the same races): random-race throughput (races/s, actions/s)
 for 2, 4 and 6 players on each base track; ``legal_actions`` and ``apply`` rates on states
 sampled from real races; state JSON encode and decode rates; memory per state; growth with
 players and laps; how a batch of races scales from 1 to 2 worker processes; Rallyman GT's
@@ -14,9 +14,9 @@ races per second and microseconds per action on both of its tracks for 2, 4 and 
 (``benchmarks.bench_proofs``: the whole proof suite on the four base tracks, 2 workers;
 ``--tiny`` proves one proof on one track only).
 Races are played with the random policy (every step calls ``legal_actions`` then
-``apply``): by ``heatcore.driver.play`` on the reference engine, by ``heatcore.fast.play``
+``apply``): by ``heatcore.heat.driver.play`` on the reference engine, by ``heatcore.heat.fast.play``
 on the fast one. The fast engine's figures are those of the build this process runs
-(``heatcore.fast.BUILD``: compiled by mypyc when installed with a C compiler, else pure
+(``heatcore.heat.fast.BUILD``: compiled by mypyc when installed with a C compiler, else pure
 Python); the target cell is also played by each build in a new process of its own
 (``HEATCORE_FAST=pure`` for the pure one). Protocol throughput: steps/s through a
 ``heatcore serve`` subprocess, per second and per CPU-second of the server
@@ -45,17 +45,17 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import bench_proofs, bench_protocol, bench_prove, bench_rallyman, bench_scale
-from heatcore.actions import Action
-from heatcore.batch import run_races
-from heatcore.driver import play, random_policy, random_race
-from heatcore.engine import apply, legal_actions
-from heatcore.fast import BUILD, CollectorPaused, FastRace, fast_random_race
-from heatcore.files import write_atomic
-from heatcore.notation import state_from_json, state_to_json
-from heatcore.setup import random_setup
-from heatcore.state import RaceState
-from heatcore.terminal import is_terminal, progress
-from heatcore.track import track_ids
+from heatcore.framework.files import write_atomic
+from heatcore.framework.terminal import is_terminal, progress
+from heatcore.heat.actions import Action
+from heatcore.heat.batch import run_races
+from heatcore.heat.driver import play, random_policy, random_race
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast import BUILD, CollectorPaused, FastRace, fast_random_race
+from heatcore.heat.notation import state_from_json, state_to_json
+from heatcore.heat.setup import random_setup
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import track_ids
 from proofs.track_graph import PROOF_RUNS
 
 DEFAULT_JSON = Path(__file__).with_name("results.json")
@@ -121,7 +121,7 @@ def race_throughput(track: str, players: int, races: int, laps: int | None = Non
                     first_seed: int = 0, engine: str = "reference") -> dict[str, Any]:
     """Play ``races`` seeded random races on ``engine``; races/s, actions/s and actions per
     race. A batch on the fast engine runs with the cyclic garbage collector paused, as
-    ``heatcore.batch.run_races`` runs one (``heatcore.fast.CollectorPaused``)."""
+    ``heatcore.heat.batch.run_races`` runs one (``heatcore.heat.fast.CollectorPaused``)."""
     play_race = fast_random_race if engine == "fast" else random_race
 
     def work() -> int:
@@ -265,7 +265,7 @@ def memory(pairs: list[tuple[RaceState, Action]], count: int) -> dict[str, Any]:
 def cold_start(races: int) -> dict[str, Any]:
     """``heatcore race --count N`` (fast engine, random policy, 6-player USA) in a new
     process: the throughput while the fast engine's tables are still filling."""
-    command = [sys.executable, "-m", "heatcore.cli", "race", "--track", "usa", "--players",
+    command = [sys.executable, "-m", "heatcore.tools.cli", "race", "--track", "usa", "--players",
                "6", "--policy", "random", "--count", str(races), "--seed", "50000"]
     printed = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     figures = dict(line.split(": ", 1) for line in printed.splitlines() if ": " in line)
@@ -276,7 +276,7 @@ def cold_start(races: int) -> dict[str, Any]:
 _BUILD_CHILD = """
 import json, sys
 from benchmarks.run import race_throughput
-from heatcore.fast import BUILD
+from heatcore.heat.fast import BUILD
 warmup, races = int(sys.argv[1]), int(sys.argv[2])
 race_throughput("usa", 6, warmup, first_seed=9_000, engine="fast")
 row = race_throughput("usa", 6, races, first_seed=10_000, engine="fast")
@@ -488,7 +488,7 @@ def table(results: dict[str, Any]) -> str:
     add("Fast engine builds, same target cell, each build in a new process")
     add(f"  {'build':<10}{'races':>7}{'races/s':>10}{'races/cpu-s':>13}{'actions/s':>11}"
         f"{'us/action':>11}  runs")
-    for row in [{**ref, "requested": "reference", "build": "heatcore.engine"},
+    for row in [{**ref, "requested": "reference", "build": "heatcore.heat.engine"},
                 *results["builds"]]:
         add(f"  {row['requested']:<10}{row['races']:>7}{row['races_per_s']:>10.1f}"
             f"{row['races_per_cpu_s']:>13.1f}{row['actions_per_s']:>11.0f}"

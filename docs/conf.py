@@ -13,7 +13,7 @@ if not (ROOT / "spec").is_dir():  # a copy of docs/ outside the repository (test
     ROOT = Path(heatcore.__file__).resolve().parent.parent
 sys.path[:0] = [str(DOCS / "_ext"), str(ROOT)]
 
-from heatcore.registry import GAMES  # noqa: E402  (ROOT's heatcore, now on the path)
+from heatcore.framework.registry import GAMES  # noqa: E402  (ROOT's heatcore, now on the path)
 
 project = "heatcore"
 author = "the heatcore authors"
@@ -48,13 +48,14 @@ doctest_test_doctest_blocks = ""
 doctest_global_setup = ""
 
 # --- the rulebook generator (docs/_ext/rulebook.py): which ruleset, where its checks live
-# every ruleset of heatcore.registry.GAMES: Heat's chapters, then Rallyman GT's (rgt.*)
-rulebook_ruleset = "heatcore.registry:combined_ruleset"
+# every ruleset of heatcore.framework.registry.GAMES: Heat's chapters, then Rallyman GT's (rgt.*)
+rulebook_ruleset = "heatcore.framework.registry:combined_ruleset"
 rulebook_parts = [game.title for game in GAMES.values()]  # combined_ruleset: game i at i * 1000
-rulebook_implementations = "heatcore.registry:IMPLEMENTATIONS"
+rulebook_implementations = "heatcore.framework.registry:IMPLEMENTATIONS"
 rulebook_import = [
     "heatcore.rallyman.driver", "heatcore.rallyman.setup", "heatcore.rallyman.validity",
-    "heatcore.engine", "heatcore.setup", "heatcore.validity", "heatcore.observe", "heatcore.fast",
+    "heatcore.heat.engine", "heatcore.heat.setup", "heatcore.heat.validity",
+    "heatcore.heat.observe", "heatcore.heat.fast",
 ]
 rulebook_root = str(ROOT)
 rulebook_outdir = "generated"
@@ -64,13 +65,15 @@ rulebook_api_package = "heatcore"
 # process, which would change what the doctests of a full build run against.
 # Rallyman GT's engine shares class names with Heat's (RaceState, ...); its modules are
 # documented on the Rallyman GT pages, not in Heat's API reference.
-rulebook_api_skip = ["heatcore.conformance.mutants", "heatcore.rallyman"]
-rulebook_api_public = ["engine", "state", "actions", "notation", "validity", "driver", "fast",
-                       "svg", "errors", "setup", "events"]
+rulebook_api_skip = ["heatcore.heat.conformance.mutants", "heatcore.rallyman",
+                     "heatcore.tools.rallyman"]
+rulebook_api_public = ["heat.engine", "heat.state", "heat.actions", "heat.notation",
+                       "heat.validity", "heat.driver", "fast", "tools.heat.svg",
+                       "framework.errors", "heat.setup", "framework.events"]
 rulebook_sources = "spec/sources.toml"
 # the two engines' code is folded separately on each rule's page
 rulebook_engines = {"heatcore": "Reference engine (and checks)",
-                    "heatcore.fast": "Fast engine"}
+                    "heatcore.heat.fast": "Fast engine"}
 rulebook_tests = "tests"
 rulebook_test_marker = "rules"
 rulebook_proofs = "proofs"
@@ -78,10 +81,10 @@ rulebook_catalogue = ["proofs.catalogue:PROOFS", "proofs.rallyman:CATALOGUE",
                       "proofs.garage:CATALOGUE"]
 rulebook_fixtures = ["spec/fixtures", "spec/rallyman/fixtures"]
 #: chapter id -> ``module:callable`` whose reStructuredText ends that chapter's page
-rulebook_chapter_extras = {"garage": "heatcore.garage.cards_page:cards_rst",
-                           "legends": "heatcore.module_pages:legends_rst",
-                           "weather": "heatcore.module_pages:weather_rst",
-                           "championship": "heatcore.championship.page:page_rst"}
+rulebook_chapter_extras = {"garage": "heatcore.tools.heat.garage_cards:cards_rst",
+                           "legends": "heatcore.tools.heat.module_pages:legends_rst",
+                           "weather": "heatcore.tools.heat.module_pages:weather_rst",
+                           "championship": "heatcore.tools.heat.championship_page:page_rst"}
 rulebook_includes = {
     "howto": "spec/schemas/HOWTO.md",
     "interpreting": "spec/schemas/INTERPRETING.md",

@@ -1,24 +1,24 @@
 """heatcore: the executable, model-checked rulebook of Heat: Pedal to the Metal."""
 
-from heatcore.actions import Action
-from heatcore.engine import apply, check_action, legal_actions
-from heatcore.errors import (
+from heatcore.framework.errors import (
     IllegalAction,
     InvalidState,
     MalformedInput,
     RulesError,
     UnsupportedModule,
 )
-from heatcore.events import Event
-from heatcore.notation import (
+from heatcore.framework.events import Event
+from heatcore.heat.actions import Action
+from heatcore.heat.engine import apply, check_action, legal_actions
+from heatcore.heat.notation import (
     format_action,
     parse_action,
     state_from_json,
     state_to_json,
 )
-from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
-from heatcore.track import Track, load_track, track_ids
+from heatcore.heat.setup import RaceSetup, random_setup, start_race
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import Track, load_track, track_ids
 
 __all__ = [
     "Action",

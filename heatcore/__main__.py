@@ -2,6 +2,6 @@
 
 import sys
 
-from heatcore.cli import main
+from heatcore.tools.cli import main
 
 sys.exit(main())

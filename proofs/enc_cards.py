@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from heatcore.rulings import CLUTTERED_GEAR, STRESS_SUPPLY
+from heatcore.heat.rulings import CLUTTERED_GEAR, STRESS_SUPPLY
 from proofs.symbols import (
     BASIC,
     DISCARDABLE,

@@ -8,7 +8,7 @@ from functools import cached_property
 
 import z3
 
-from heatcore.rulings import BLOCKED_OWN_SPACE, ZERO_MOVE
+from heatcore.heat.rulings import BLOCKED_OWN_SPACE, ZERO_MOVE
 from proofs.enc_cards import pay_engine, take_stress
 from proofs.symbols import HEAT, MAX_CARS, Enc, Zones
 from proofs.track_graph import Line

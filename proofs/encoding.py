@@ -14,7 +14,7 @@ from functools import cache
 
 import z3
 
-from heatcore.rulings import (
+from heatcore.heat.rulings import (
     BLOCKED_EXTRA_MOVE,
     DEFAULT_RULINGS,
     FINISHED_DISCARD_DRAW,

@@ -28,7 +28,7 @@ garage rulings. Three proofs, each run per base track and under each control:
   ``pay-what-is-there`` (the engine pays what it holds of a card's symbol).
 
 ``refines_*`` evaluate each encoding on concrete values against the engine's functions
-(:mod:`heatcore.garage.symbols`), tying the proofs to the engine.
+(:mod:`heatcore.heat.modules.garage.symbols`), tying the proofs to the engine.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from typing import Any
 
 import z3
 
-from heatcore.registry import spec_dir
+from heatcore.framework.registry import spec_dir
 from proofs.track_graph import BASE_TRACKS, load_track_data
 
 ACCELERATE_CONTROLS = ("accelerate-partial", "accelerate-skips-corner",

@@ -188,14 +188,14 @@ def garage_scene(track: str, start: int, hand: tuple[str, ...], deck: tuple[str,
     """A valid state (as JSON) with the Garage: P1 at ``start`` (leader, racing line) owning
     ``upgrades``, holding ``hand``, its deck exactly ``deck`` (top first) and every other
     card of its own in the discard pile; P2 fifteen spaces behind, as dealt."""
-    from heatcore.garage.data import garage_deck
-    from heatcore.notation import state_to_dict
-    from heatcore.rounds import standing
-    from heatcore.setup import RaceSetup, start_race
-    from heatcore.track import load_track
-    from heatcore.validity import validate
-    from heatcore.values import replace
-    from heatcore.weather import starting_cards
+    from heatcore.framework.values import replace
+    from heatcore.heat.modules.garage.data import garage_deck
+    from heatcore.heat.modules.weather import starting_cards
+    from heatcore.heat.notation import state_to_dict
+    from heatcore.heat.rounds import standing
+    from heatcore.heat.setup import RaceSetup, start_race
+    from heatcore.heat.track import load_track
+    from heatcore.heat.validity import validate
 
     core = tuple(starting_cards(load_track(track), None).deck)
     decks = (tuple(sorted(garage_deck(core, upgrades))),
@@ -250,7 +250,7 @@ def _play_turn(binding: Any, data: JSON, plan: str, wanted: Callable[[str], bool
 def adjust_corner_cases(witness: ModuleWitness, number: int, add: Add) -> list[str]:
     """A case from a witness (the corner taken above its printed limit at the adjusted
     limit); the disagreements with the prediction."""
-    from heatcore.conformance.heat import HeatBinding
+    from heatcore.heat.conformance.binding import HeatBinding
 
     binding = HeatBinding()
     token, value = witness.cards
@@ -290,7 +290,7 @@ def _pile_cases(witness: ModuleWitness, number: int, add: Add, symbol: str,
     """A case from a refresh or salvage witness; the disagreements with the prediction:
     after the symbol the replenish draws what the deck holds, then reshuffles the discard
     pile and draws the rest, ending with 7 cards."""
-    from heatcore.conformance.heat import HeatBinding
+    from heatcore.heat.conformance.binding import HeatBinding
 
     binding = HeatBinding()
     token, *basics = witness.cards

@@ -18,11 +18,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact, Plan, Shuffle
-from heatcore.driver import greedy_policy
-from heatcore.engine import apply, legal_actions
-from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import Car, Phase, RaceState
+from heatcore.heat.actions import Action, DeclineSlipstream, Discard, EndReact, Plan, Shuffle
+from heatcore.heat.driver import greedy_policy
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.setup import RaceSetup, random_setup, start_race
+from heatcore.heat.state import Car, Phase, RaceState
 
 #: Shuffle order: fast cards on top, slow basics at the bottom.
 _ORDER = {"U5": 0, "4": 1, "3": 2, "S": 3, "U0": 4, "H": 5, "2": 6, "1": 7}

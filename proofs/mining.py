@@ -12,7 +12,7 @@ import json
 import time
 from pathlib import Path
 
-from heatcore.conformance.schema import check as check_schema
+from heatcore.framework.conformance.schema import check as check_schema
 from proofs.miner import SITUATIONS, mine, situation
 from proofs.track_graph import BASE_TRACKS
 from proofs.witness import case, cross_check, export, replay

@@ -192,9 +192,9 @@ def _play_others(binding: Any, data: JSON, car: str) -> JSON:
 def leave_no_cooldown_cases(witness: ModuleWitness, number: int, add: Add) -> list[str]:
     """Two cases from a witness (a refused cooldown on the Cloud sector's last space, the
     cooldown open after the adrenaline move); the disagreements with the prediction."""
-    from heatcore.conformance.heat import HeatBinding
-    from heatcore.conformance.heat_module_cases import crafted_state
-    from heatcore.notation import state_to_dict
+    from heatcore.heat.conformance.binding import HeatBinding
+    from heatcore.heat.conformance.module_cases import crafted_state
+    from heatcore.heat.notation import state_to_dict
 
     binding = HeatBinding()
     value = witness.cards[0]
@@ -237,11 +237,11 @@ def leave_no_cooldown_cases(witness: ModuleWitness, number: int, add: Add) -> li
 
 def overheat_spin_cases(witness: ModuleWitness, number: int, add: Add) -> list[str]:
     """A case from a witness (the Overheat corner makes the car spin); the disagreements."""
-    from heatcore.conformance.heat import HeatBinding
-    from heatcore.conformance.heat_module_cases import crafted_state
-    from heatcore.notation import state_to_dict
-    from heatcore.validity import validate
-    from heatcore.values import replace
+    from heatcore.framework.values import replace
+    from heatcore.heat.conformance.binding import HeatBinding
+    from heatcore.heat.conformance.module_cases import crafted_state
+    from heatcore.heat.notation import state_to_dict
+    from heatcore.heat.validity import validate
 
     binding = HeatBinding()
     hand = (*witness.cards, "U0", "U5", "1", "2", "3")

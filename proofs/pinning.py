@@ -15,7 +15,7 @@ from functools import cache
 
 import z3
 
-from heatcore.actions import (
+from heatcore.heat.actions import (
     Action,
     AdrenalineCooldown,
     AdrenalineMove,
@@ -25,7 +25,7 @@ from heatcore.actions import (
     Plan,
     Slipstream,
 )
-from heatcore.rulings import DEFAULT_RULINGS, Rulings
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings
 from proofs.encoding import Turn, encode_turn
 from proofs.stages import DECISIONS, staged, symbol_name
 from proofs.symbols import BOX_STRESS, HEAT, KINDS, MAX_CARS, STRESS

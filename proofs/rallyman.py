@@ -219,12 +219,12 @@ def safe_distance(track: str, start: str, gear0: int, mutation: str = "") -> int
 def engine_safe_distance(track: str, start: str, gear0: int) -> int:
     """The same number from the engine's own planner (``planning.next_steps``), searched
     exhaustively on an empty track (one car plus a far-away second car)."""
+    from heatcore.framework.values import replace
     from heatcore.rallyman.components import full_bag
     from heatcore.rallyman.options import Options
     from heatcore.rallyman.planning import next_steps
     from heatcore.rallyman.state import PLAN, Car, RaceState, Turn
     from heatcore.rallyman.track import load_track
-    from heatcore.values import replace
 
     tr = load_track(track)
     me = Car(space=start, laps=0, gear=gear0, colour="white")
@@ -372,6 +372,7 @@ def engine_min_focus(track: str, start: str, gear0: int, target: str) -> int | N
     track: its planner (``planning.next_steps``) lays every plan onto ``target``, the dice's
     warning faces (``components.warning_faces``) give the worst roll, ``engine.focus_cost``
     prices each fixed space in turn and ``control.first_loss`` judges the roll."""
+    from heatcore.framework.values import replace
     from heatcore.rallyman.components import full_bag, warning_faces
     from heatcore.rallyman.control import first_loss
     from heatcore.rallyman.engine import focus_cost
@@ -379,7 +380,6 @@ def engine_min_focus(track: str, start: str, gear0: int, target: str) -> int | N
     from heatcore.rallyman.planning import car_dashboard, next_steps
     from heatcore.rallyman.state import PLAN, Car, RaceState, Turn
     from heatcore.rallyman.track import load_track
-    from heatcore.values import replace
 
     tr = load_track(track)
     limit_gear = raw_track(track).spaces[target]["corner"]["limit"]

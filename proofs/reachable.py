@@ -12,8 +12,8 @@ With modules on, the Stress count is not checked (the weather changes the decks)
 
 from __future__ import annotations
 
-from heatcore.cards import STRESS
-from heatcore.state import Phase, RaceState
+from heatcore.heat.cards import STRESS
+from heatcore.heat.state import Phase, RaceState
 from proofs.catalogue import PROVED_MAX_SPEED
 
 #: The most spaces one turn moves a car forward: the proved largest speed, plus the

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from heatcore.actions import (
+from heatcore.framework.errors import RulesError
+from heatcore.heat.actions import (
     Action,
     AdrenalineCooldown,
     AdrenalineMove,
@@ -45,11 +46,10 @@ from heatcore.actions import (
     Plan,
     Slipstream,
 )
-from heatcore.cards import canonical
-from heatcore.engine import check_action
-from heatcore.errors import RulesError
-from heatcore.rulings import DEFAULT_RULINGS, Rulings
-from heatcore.state import RaceState
+from heatcore.heat.cards import canonical
+from heatcore.heat.engine import check_action
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings
+from heatcore.heat.state import RaceState
 from proofs.pinning import (
     REACT_AFTER_BOOST,
     Chance,
@@ -394,8 +394,8 @@ def refine_job(job: tuple[int, int, int]) -> Report:
 
 def refine_reports(turns: int, jobs: int, scheduler: str) -> Report:
     """The refinement of ``turns`` turns cut into the same parts as on a process pool,
-    run on a Dask cluster (:mod:`heatcore.cluster`) and merged in part order."""
-    from heatcore.cluster import Backend
+    run on a Dask cluster (:mod:`heatcore.framework.cluster`) and merged in part order."""
+    from heatcore.framework.cluster import Backend
 
     parts = max(1, min(jobs, len(TRACKS)))
     shares = [turns // parts + (1 if i < turns % parts else 0) for i in range(parts)]

@@ -28,7 +28,7 @@ from typing import Any
 
 import z3
 
-from heatcore.cliutil import Parser, positive
+from heatcore.framework.cliutil import Parser, positive
 from proofs.catalogue import (
     PROOFS,
     Ctx,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 import z3
 
-from heatcore.rulings import DEFAULT_RULINGS, Rulings
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings
 
 #: Card kinds, with the engine's tokens: basic 1-4, starting upgrades 0 and 5, Stress, Heat.
 BASIC: tuple[str, ...] = ("1", "2", "3", "4")
@@ -146,7 +146,7 @@ class Enc:
 
     prefix: str
     bugs: frozenset[str] = frozenset()
-    #: The race's rulings (heatcore.rulings): the alternative each switchable ruling takes.
+    #: The race's rulings (heatcore.heat.rulings): the alternative each switchable ruling takes.
     rulings: Rulings = DEFAULT_RULINGS
     constraints: list[tuple[str, z3.BoolRef]] = field(default_factory=list)
     _count: int = 0

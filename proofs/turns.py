@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from heatcore.actions import (
+from heatcore.framework.events import Event
+from heatcore.heat.actions import (
     Action,
     AdrenalineCooldown,
     AdrenalineMove,
@@ -29,13 +30,12 @@ from heatcore.actions import (
     Plan,
     Slipstream,
 )
-from heatcore.cards import HEAT, VALUE
-from heatcore.driver import Policy, greedy_policy, play, random_policy
-from heatcore.engine import legal_actions
-from heatcore.events import Event
-from heatcore.rulings import DEFAULT_RULINGS, Rulings
-from heatcore.setup import random_setup
-from heatcore.state import Car, Phase, RaceState, Stage
+from heatcore.heat.cards import HEAT, VALUE
+from heatcore.heat.driver import Policy, greedy_policy, play, random_policy
+from heatcore.heat.engine import legal_actions
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings
+from heatcore.heat.setup import random_setup
+from heatcore.heat.state import Car, Phase, RaceState, Stage
 
 TRACKS: tuple[str, ...] = ("usa", "italia", "france", "great-britain")
 _STAGE_KIND = {Stage.REACT: "react", Stage.SLIPSTREAM: "slipstream", Stage.DISCARD: "discard"}

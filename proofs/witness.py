@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from heatcore.actions import (
+from heatcore.framework.errors import RulesError
+from heatcore.framework.events import Event, event_to_dict
+from heatcore.heat.actions import (
     Action,
     AdrenalineCooldown,
     AdrenalineMove,
@@ -31,14 +33,12 @@ from heatcore.actions import (
     Shuffle,
     Slipstream,
 )
-from heatcore.cards import canonical
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import RulesError
-from heatcore.events import Event
-from heatcore.notation import event_to_dict, state_from_dict, state_to_dict
-from heatcore.rounds import adrenaline_count
-from heatcore.state import Phase, RaceState, Stage
-from heatcore.validity import status
+from heatcore.heat.cards import canonical
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import state_from_dict, state_to_dict
+from heatcore.heat.rounds import adrenaline_count
+from heatcore.heat.state import Phase, RaceState, Stage
+from heatcore.heat.validity import status
 from proofs.miner import Outcome, Scene, situation
 from proofs.reachable import earliest_round
 from proofs.symbols import BASIC, BOX_STRESS, HAND_SIZE, HEAT, KINDS, STRESS

@@ -1,4 +1,4 @@
-"""Play races and rounds through the independent checker (heatcore.race_checker) for the
+"""Play races and rounds through the independent checker (heatcore.heat.race_checker) for the
 module tests; a :class:`RuleViolation` the checker raises reaches the caller."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from heatcore import strategies as hs
-from heatcore.actions import Action
-from heatcore.engine import apply, legal_actions
-from heatcore.race_checker import RaceChecker, RuleViolation
-from heatcore.setup import RaceSetup, start_race
-from heatcore.state import RaceState
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.race_checker import RaceChecker, RuleViolation
+from heatcore.heat.setup import RaceSetup, start_race
+from heatcore.heat.state import RaceState
 
 
 def play_drawn_race(setup: RaceSetup, data: st.DataObject, max_steps: int = 3000) -> None:

@@ -37,7 +37,7 @@ DEEP = os.environ.get("HEATCORE_HYPOTHESIS_PROFILE") == "deep"
 
 import pytest  # noqa: E402
 
-from heatcore.strategies import RaceBatch, seeded_batch  # noqa: E402
+from heatcore.heat.strategies import RaceBatch, seeded_batch  # noqa: E402
 
 #: One-lap races in the seeded batch: 300 by default, 2000 with the deep profile.
 BATCH_RACES = 2000 if DEEP else 300
@@ -48,7 +48,7 @@ def _engines_start_however_loaded_the_machine() -> None:
     """No test depends on wall time: the conformance harness gives an engine an hour, not
     30 s, to start (an engine that never starts still fails, an hour later); a loaded
     machine made a healthy ``heatcore serve`` miss the 30 s."""
-    import heatcore.conformance.harness as harness
+    import heatcore.framework.conformance.harness as harness
 
     harness.START_TIMEOUT = 3600.0
 

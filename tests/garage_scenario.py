@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from heatcore.actions import Plan
-from heatcore.cards import BASIC, BOX_STRESS, HEAT, STRESS, Card, canonical
-from heatcore.engine import apply, legal_actions
-from heatcore.events import Event
-from heatcore.garage.data import in_deck
-from heatcore.rounds import standing
-from heatcore.state import Car, Garage, Phase, RaceState
-from heatcore.track import load_track
+from heatcore.framework.events import Event
+from heatcore.heat.actions import Plan
+from heatcore.heat.cards import BASIC, BOX_STRESS, HEAT, STRESS, Card, canonical
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.garage.data import in_deck
+from heatcore.heat.rounds import standing
+from heatcore.heat.state import Car, Garage, Phase, RaceState
+from heatcore.heat.track import load_track
 
 
 def garage_car(position: int, upgrades: tuple[str, ...], hand: str = "", deck_top: str = "",

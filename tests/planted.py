@@ -15,12 +15,14 @@ from typing import Any
 
 import pytest
 
-from heatcore import (
+from heatcore.framework.errors import IllegalAction, MalformedInput
+from heatcore.framework.events import event
+from heatcore.framework.values import replace
+from heatcore.heat import (
     cards,
     cleanup,
-    corners,
     engine,
-    legends,
+    hooks,
     notation,
     observe,
     placement,
@@ -32,14 +34,11 @@ from heatcore import (
     setup,
     slipstream,
     track,
-    weather,
 )
-from heatcore.actions import AdrenalineMove, Cooldown, Plan
-from heatcore.cards import HEAT, STRESS, canonical
-from heatcore.errors import IllegalAction, MalformedInput
-from heatcore.events import event
-from heatcore.state import RaceState
-from heatcore.values import replace
+from heatcore.heat.actions import AdrenalineMove, Cooldown, Plan
+from heatcore.heat.cards import HEAT, STRESS, canonical
+from heatcore.heat.modules import legends, weather
+from heatcore.heat.state import RaceState
 
 Patch = Callable[[pytest.MonkeyPatch], None]
 
@@ -512,8 +511,8 @@ def _cooldown(gear: int, value: int) -> Patch:
 def _under(ruling: str, choice: str, state_arg: int = 0) -> Callable[[Any], Any]:
     """A wrapper that runs the function as if the race played ``choice`` of ``ruling``
     (the state is argument ``state_arg``); a returned state keeps the race's own rulings."""
-    from heatcore.rulings import make_rulings
-    from heatcore.state import RaceState
+    from heatcore.heat.rulings import make_rulings
+    from heatcore.heat.state import RaceState
 
     def make(orig: Any) -> Any:
         def run(*args: Any) -> Any:
@@ -862,7 +861,7 @@ PLANTED: tuple[Planted, ...] = (
 def _alternative_ignored(ruling: str, choice: str) -> Patch:
     """An engine that plays the default where the race chose ``choice`` of ``ruling``:
     the alternative's behaviour removed, in both engines (``Rulings.chose`` says no)."""
-    from heatcore.rulings import Rulings
+    from heatcore.heat.rulings import Rulings
 
     def plant(mp: pytest.MonkeyPatch) -> None:
         chose = Rulings.chose
@@ -875,7 +874,7 @@ def _alternative_ignored(ruling: str, choice: str) -> Patch:
     return plant
 
 
-#: For each alternative a race setup can switch on (heatcore.rulings.KNOWN_ALTERNATIVES),
+#: For each alternative a race setup can switch on (heatcore.heat.rulings.KNOWN_ALTERNATIVES),
 #: the test of that alternative which must catch an engine playing the default instead.
 ALTERNATIVE_KILLERS: dict[tuple[str, str], str] = {
     ("ruling.stress-supply", "unlimited"):
@@ -982,7 +981,7 @@ def _legend_rule_off(rule: str, delta: int) -> Callable[[Any], Any]:
 
 def _legend_checked_at_corners(orig: Any) -> Any:
     """A Legend's turn going on to the slipstream and corner steps, as a car's."""
-    from heatcore.state import Stage
+    from heatcore.heat.state import Stage
 
     def turn_(state: Any, turn: Any, events: Any) -> Any:
         after = orig(state, turn, events)
@@ -1050,25 +1049,25 @@ MODULE_PLANTED: tuple[Planted, ...] = (
       _wrap(weather, "sector_effect", _weather_everywhere),
       "test_module_weather::test_the_weather_acts_only_where_its_token_lies"),
     P("weather.no-cooldown", "the Cloud allows cooldown",
-      _set(react, "cooldown_allowed", lambda state, car: True),
+      _set(hooks.cooldown_allowed, "call", lambda state, car: True),
       "test_module_weather::test_no_cooldown_at_all_in_a_cloud_sector"),
     P("weather.no-slipstream", "the Fog allows slipstream",
-      _set(slipstream, "slipstream_allowed", lambda state, car: True),
+      _set(hooks.slipstream_allowed, "call", lambda state, car: True),
       "test_module_weather::test_no_slipstream_from_a_fog_sector_but_into_one"),
     P("weather.slipstream-boost", "Storm and Sun give no slipstream bonus",
       _item(weather.SLIPSTREAM_BONUS, "slipstream-plus-2", 0),
       "test_module_weather::test_sun_sector_offers_slipstream_two_or_four"),
     P("weather.cooling-bonus", "Snow and Rain give no cooling bonus",
-      _set(react, "cooling_bonus", lambda state, car: False),
+      _set(hooks.cooling_bonus, "call", lambda state, car: False),
       "test_module_weather::test_rain_sector_gives_one_more_cooldown_in_any_gear"),
     P("road.limit", "speed-limit tokens are ignored",
-      _set(corners, "corner_limit", lambda state, number, printed: printed),
+      _set(hooks.corner_limit, "call", lambda state, number, printed: printed),
       "test_module_weather::test_speed_limit_tokens_move_the_limit_by_one"),
     P("road.overheat", "an Overheat corner costs no extra Heat",
-      _set(corners, "corner_heat", lambda state, number, excess: max(0, excess)),
+      _set(hooks.corner_heat, "call", lambda state, number, excess: max(0, excess)),
       "test_module_weather::test_overheat_costs_one_more_heat_only_when_over_the_limit"),
     P("road.free-boost", "a boost in a Heat control sector pays Heat",
-      _both(_set(react, "free_boost", lambda state, car: False),
+      _both(_set(hooks.free_boost, "call", lambda state, car: False),
             _set(weather, "free_boost", lambda state, car: False)),
       "test_module_weather::test_heat_control_boosts_for_free_even_with_an_empty_engine"),
     P("road.slipstream-boost", "the Slipstream boost token gives no extra space",
@@ -1078,7 +1077,7 @@ MODULE_PLANTED: tuple[Planted, ...] = (
       _wrap(setup, "legend_car", _legend_with_engine),
       "test_module_legends::test_legends_are_cars_without_cards_on_the_grid"),
     P("legend.deck", "the round's Legend card stays up in the next round",
-      _set(rounds, "new_round", lambda deck: deck),
+      _set(hooks.new_round, "call", lambda deck: deck),
       "test_module_legends::test_the_round_card_is_the_top_card_and_an_empty_deck_is_reshuffled"),
     P("legend.card", "a Legend reads its helmet number one too high",
       _wrap(legends, "legend_cards", _legend_shifted(1)),
@@ -1096,7 +1095,7 @@ MODULE_PLANTED: tuple[Planted, ...] = (
       _wrap(legends, "legend_spaces", _legend_rule_off("legend.final-lap", -1)),
       "test_module_legends::test_on_the_final_lap_a_legend_heads_for_the_finish_and_is_ranked"),
     P("legend.no-heat", "a Legend goes on to slipstream and the corner check",
-      _wrap(engine, "legend_turn", _legend_checked_at_corners),
+      _wrap(hooks.legend_turn, "call", _legend_checked_at_corners),
       "test_module_legends::test_a_legend_stops_before_a_second_corner_line"),
     P("legend.turn-order", "a Legend in an adrenaline place takes the adrenaline",
       _set(engine, "has_adrenaline", _legend_adrenaline),
@@ -1124,7 +1123,7 @@ MODULE_PLANTED: tuple[Planted, ...] = (
                                                 "needs-heat"))),
       "test_module_weather::test_heat_control_boosts_for_free_even_with_an_empty_engine"),
     P("ruling.legend-blocked-spot", "a Legend whose space is full stays where it is",
-      _wrap(engine, "legend_turn", _under("ruling.legend-blocked-spot", "stay")),
+      _wrap(hooks.legend_turn, "call", _under("ruling.legend-blocked-spot", "stay")),
       "test_module_legends::test_a_blocked_legend_takes_the_first_free_spot_behind"),
     P("ruling.legend-adrenaline-count", "only the players' cars count for two adrenaline places",
       _wrap(engine, "has_adrenaline", _under("ruling.legend-adrenaline-count", "players-only")),

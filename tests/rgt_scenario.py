@@ -3,7 +3,8 @@ about to plan, and actions given as canonical strings."""
 
 from __future__ import annotations
 
-from heatcore.events import Event
+from heatcore.framework.events import Event
+from heatcore.framework.values import replace
 from heatcore.rallyman.actions import Action
 from heatcore.rallyman.components import full_bag
 from heatcore.rallyman.engine import apply, legal_actions
@@ -12,7 +13,6 @@ from heatcore.rallyman.options import Options
 from heatcore.rallyman.rounds import advance
 from heatcore.rallyman.state import WHITE, Car, RaceState
 from heatcore.rallyman.track import load_track
-from heatcore.values import replace
 
 PG = "proving-ground"
 

@@ -6,10 +6,10 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from heatcore.cards import BOX_STRESS, HEAT, STRESS, canonical, starting_deck
-from heatcore.rounds import standing
-from heatcore.state import Car, Phase, RaceState
-from heatcore.track import load_track
+from heatcore.heat.cards import BOX_STRESS, HEAT, STRESS, canonical, starting_deck
+from heatcore.heat.rounds import standing
+from heatcore.heat.state import Car, Phase, RaceState
+from heatcore.heat.track import load_track
 
 
 def make_car(position: int, racing_line: bool = True, gear: int = 1, hand: str = "",
@@ -51,8 +51,8 @@ def make_state(*cars: Car, track: str = "usa", laps: int | None = None,
 
 def bot_choice(state: RaceState) -> Any:
     """A background car's choice: its first plan, otherwise the choice to do nothing."""
-    from heatcore.actions import DeclineSlipstream, Discard, EndReact
-    from heatcore.engine import legal_actions
+    from heatcore.heat.actions import DeclineSlipstream, Discard, EndReact
+    from heatcore.heat.engine import legal_actions
 
     legal = legal_actions(state)
     for action in legal:
@@ -67,9 +67,9 @@ def run(state: RaceState, *actions: str) -> tuple[RaceState, list[Any]]:
 
     Cars named by no action are background cars: whenever one of them must choose before
     the next listed action, it takes ``bot_choice``."""
-    from heatcore.engine import apply
-    from heatcore.notation import parse_action
-    from heatcore.validity import validate
+    from heatcore.heat.engine import apply
+    from heatcore.heat.notation import parse_action
+    from heatcore.heat.validity import validate
 
     parsed = [parse_action(text) for text in actions]
     named = {a.car for a in parsed}

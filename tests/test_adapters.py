@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from heatcore.conformance.harness import main as conform_main
+from heatcore.framework.conformance.harness import main as conform_main
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = ROOT / "examples" / "adapters" / "python" / "planner.py"

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from heatcore import strategies as hs
-from heatcore.actions import Action, Plan
-from heatcore.engine import apply
-from heatcore.errors import IllegalAction, InvalidState, MalformedInput, RulesError
-from heatcore.notation import parse_action, state_from_json, state_to_json
-from heatcore.racelog import read_json
-from heatcore.registry import ruleset
-from heatcore.state import RaceState
-from heatcore.validity import RULE_OF, status, validate
+from heatcore.framework.errors import IllegalAction, InvalidState, MalformedInput, RulesError
+from heatcore.framework.registry import ruleset
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action, Plan
+from heatcore.heat.engine import apply
+from heatcore.heat.notation import parse_action, state_from_json, state_to_json
+from heatcore.heat.racelog import read_json
+from heatcore.heat.state import RaceState
+from heatcore.heat.validity import RULE_OF, status, validate
 
 SHORT_STATES = hs.race_states(max_steps=150)
 

@@ -1,4 +1,5 @@
-"""The batch module both games share (``heatcore.batching``): the same races, in seed order,
+"""The batch module both games share (``heatcore.framework.batching``): the same races, in seed
+order,
 in this process, on a process pool and on a Dask cluster (in this process:
 ``local:threads``), for Heat and for Rallyman GT, from the API and from the command line."""
 
@@ -6,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from heatcore.batch import run_races
-from heatcore.batching import map_races
-from heatcore.cli import main
-from heatcore.cluster import LOCAL_THREADS
+from heatcore.framework.batching import map_races
+from heatcore.framework.cluster import LOCAL_THREADS
+from heatcore.heat.batch import run_races
 from heatcore.rallyman.batch import measure
 from heatcore.rallyman.driver import POLICIES, random_race
+from heatcore.tools.cli import main
 
 
 def _double(n: int) -> int:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.run import main as benchmarks_main
-from heatcore.batch import POLICIES, run_races
-from heatcore.cli import main as cli_main
-from heatcore.driver import random_race
+from heatcore.heat.batch import POLICIES, run_races
+from heatcore.heat.driver import random_race
+from heatcore.tools.cli import main as cli_main
 
 
 def test_tiny_benchmarks_print_every_figure_and_write_json(

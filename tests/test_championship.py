@@ -16,10 +16,18 @@ from typing import Any
 import jsonschema
 import pytest
 
-from heatcore import MalformedInput, corners, rounds
-from heatcore.championship import season as season_module
-from heatcore.championship import standings as standings_module
-from heatcore.championship.data import (
+from heatcore import MalformedInput
+from heatcore.framework.conformance.schema import check as check_schema
+from heatcore.framework.events import Event, event, event_to_dict
+from heatcore.framework.registry import spec_dir
+from heatcore.heat import corners, rounds
+from heatcore.heat.championship_check import ChampionshipCheckFailure, check_championship_log
+from heatcore.heat.cleanup import hand_size
+from heatcore.heat.driver import greedy_policy, random_policy
+from heatcore.heat.engine import apply
+from heatcore.heat.modules.championship import season as season_module
+from heatcore.heat.modules.championship import standings as standings_module
+from heatcore.heat.modules.championship.data import (
     events,
     points_table,
     season,
@@ -27,35 +35,38 @@ from heatcore.championship.data import (
     sponsor_box,
     sponsor_types,
 )
-from heatcore.championship.garage import GarageRound, apply_round, full_pool
-from heatcore.championship.log import championship_to_dict, replay_championship
-from heatcore.championship.press import press_corners
-from heatcore.championship.season import Championship, expected_deck, play_championship
-from heatcore.championship.sponsors import Sponsors, accounted, give, new_sponsors, race_start
-from heatcore.championship.standings import next_grid, race_points, result_order, standings
-from heatcore.championship.watch import RaceWatch
-from heatcore.championship_check import ChampionshipCheckFailure, check_championship_log
-from heatcore.cleanup import hand_size
-from heatcore.cli import main
-from heatcore.conformance.schema import check as check_schema
-from heatcore.driver import greedy_policy, random_policy
-from heatcore.engine import apply
-from heatcore.events import Event, event
-from heatcore.notation import (
-    event_to_dict,
+from heatcore.heat.modules.championship.garage import GarageRound, apply_round, full_pool
+from heatcore.heat.modules.championship.log import championship_to_dict, replay_championship
+from heatcore.heat.modules.championship.press import press_corners
+from heatcore.heat.modules.championship.season import Championship, expected_deck, play_championship
+from heatcore.heat.modules.championship.sponsors import (
+    Sponsors,
+    accounted,
+    give,
+    new_sponsors,
+    race_start,
+)
+from heatcore.heat.modules.championship.standings import (
+    next_grid,
+    race_points,
+    result_order,
+    standings,
+)
+from heatcore.heat.modules.championship.watch import RaceWatch
+from heatcore.heat.notation import (
     setup_from_dict,
     setup_to_dict,
     state_from_json,
     state_to_dict,
     state_to_json,
 )
-from heatcore.placement import occupied
-from heatcore.race_checker import RuleViolation, replay_checked
-from heatcore.registry import spec_dir
-from heatcore.setup import start_race
-from heatcore.state import Changes, Phase, RaceState
-from heatcore.track import load_track
-from heatcore.validity import Problem, status
+from heatcore.heat.placement import occupied
+from heatcore.heat.race_checker import RuleViolation, replay_checked
+from heatcore.heat.setup import start_race
+from heatcore.heat.state import Changes, Phase, RaceState
+from heatcore.heat.track import load_track
+from heatcore.heat.validity import Problem, status
+from heatcore.tools.cli import main
 
 CHAMPIONSHIP_RULES = ("championship.season", "championship.points", "championship.standings",
                       "championship.grid", "championship.carry-over")
@@ -171,7 +182,7 @@ def test_the_independent_checker_follows_every_step_of_changed_races() -> None:
 @pytest.mark.rules("event.record-crowds", "event.setup-changes")
 def test_planted_bug_hand_size_ignored_at_replenish_is_caught_by_the_checker(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore import cleanup
+    from heatcore.heat import cleanup
 
     race = played(1962, 2).races[1].race  # Record crowds: hand size 8
     monkeypatch.setattr(cleanup, "hand_size", lambda state: 7)
@@ -407,7 +418,7 @@ def test_planted_bug_a_sponsor_given_twice_is_caught(monkeypatch: pytest.MonkeyP
 @pytest.mark.rules("press.sponsor", "ruling.press-corner-limit")
 def test_planted_bug_press_overspeed_never_paid_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore.championship import watch
+    from heatcore.heat.modules.championship import watch
 
     monkeypatch.setattr(watch, "pays_press", lambda state, number, speed: False)
     with pytest.raises(ChampionshipCheckFailure, match=r"press\.sponsor"):
@@ -418,7 +429,7 @@ def test_planted_bug_press_overspeed_never_paid_is_caught(
 @pytest.mark.rules("press.sponsor", "ruling.press-corner-limit")
 def test_planted_bug_press_limit_with_the_adjust_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore.championship import watch
+    from heatcore.heat.modules.championship import watch
 
     monkeypatch.setattr(watch, "pays_press", lambda state, number, speed: speed >= 2 + (
         state.track.corners[number - 1].limit - 1))  # as if an Adjust -1 lowered the limit
@@ -429,7 +440,7 @@ def test_planted_bug_press_limit_with_the_adjust_is_caught(
 
 @pytest.mark.rules("event.live-tv", "ruling.event-pass-count")
 def test_planted_bug_pass_count_off_by_one_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore.championship import watch
+    from heatcore.heat.modules.championship import watch
 
     monkeypatch.setattr(watch, "PASSES", 2)
     with pytest.raises(ChampionshipCheckFailure, match=r"event\.live-tv"):
@@ -587,7 +598,7 @@ def test_cli_refuses_a_log_that_differs(capsys: pytest.CaptureFixture[str],
 
 @pytest.mark.rules("championship.season", "sponsor.deck")
 def test_the_rulebook_page_lists_every_season_event_and_sponsor() -> None:
-    from heatcore.championship.page import page_rst
+    from heatcore.tools.heat.championship_page import page_rst
 
     page = page_rst()
     for year, plan in seasons().items():
@@ -619,7 +630,7 @@ def test_a_season_with_the_weather_module_replays_and_passes_the_checkers() -> N
 
 @pytest.mark.rules("ruling.press-corner-limit")
 def test_the_press_compares_with_the_road_token_limit_never_the_adjust() -> None:
-    from heatcore.championship.press import press_limit
+    from heatcore.heat.modules.championship.press import press_limit
 
     champ = play_championship(1961, 2, 4, weather=True)
     state = start_race(champ.races[0].race.setup)[0]
@@ -678,7 +689,7 @@ def test_a_garage_round_picks_from_the_back_then_the_last_car_may_swap() -> None
 
 @pytest.mark.rules("championship.garage-round")
 def test_planted_bug_the_pole_picks_first_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore.championship import garage
+    from heatcore.heat.modules.championship import garage
 
     real = garage.play_round
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-import heatcore.engine
-from heatcore.actions import Cooldown
-from heatcore.cards import HEAT, canonical, remove
-from heatcore.driver import greedy_policy
-from heatcore.race_checker import RuleViolation, check_race
-from heatcore.setup import random_setup
+import heatcore.heat.engine
+from heatcore.heat.actions import Cooldown
+from heatcore.heat.cards import HEAT, canonical, remove
+from heatcore.heat.driver import greedy_policy
+from heatcore.heat.race_checker import RuleViolation, check_race
+from heatcore.heat.setup import random_setup
 
-ORIGINAL_REACT = heatcore.engine.apply_react
+ORIGINAL_REACT = heatcore.heat.engine.apply_react
 
 
 def _cooldown_from_discard(state: Any, turn: Any, action: Any, events: list[Any]) -> Any:
@@ -44,7 +44,7 @@ def _caught(seeds: range) -> RuleViolation | None:
 @pytest.mark.rules("react.cooldown")
 def test_checker_catches_cooldown_from_the_discard_pile(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _caught(range(3)) is None  # the real rules pass
-    monkeypatch.setattr(heatcore.engine, "apply_react", _cooldown_from_discard)
+    monkeypatch.setattr(heatcore.heat.engine, "apply_react", _cooldown_from_discard)
     violation = _caught(range(20))
     assert violation is not None
     assert "react.cooldown" in violation.rules

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from heatcore import MalformedInput, apply, random_setup, start_race
-from heatcore.cli import DELEGATED, SUMMARIES, build_parser, main
-from heatcore.cliutil import Parser
-from heatcore.fast import FastRace
-from heatcore.golden import golden_dir
-from heatcore.terminal import write_text
-from heatcore.track import resolve_track
+from heatcore.framework.cliutil import Parser
+from heatcore.heat.fast import FastRace
+from heatcore.heat.track import resolve_track
+from heatcore.tools.cli import DELEGATED, SUMMARIES, build_parser, main
+from heatcore.tools.heat.golden import golden_dir
+from heatcore.tools.terminal import write_text
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ def _parsers(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 def test_every_option_of_every_command_has_help_and_shows_its_default(
         monkeypatch: pytest.MonkeyPatch) -> None:
     for name, parser in _parsers(monkeypatch).items():
-        assert isinstance(parser, Parser), f"{name} does not use heatcore.cliutil.Parser"
+        assert isinstance(parser, Parser), f"{name} does not use heatcore.framework.cliutil.Parser"
         text = parser.format_help()
         assert "(default: [])" not in text and "(default: ())" not in text, name
         for action in parser._actions:
@@ -187,13 +187,13 @@ def test_conform_checks_the_report_folder_before_the_run(
 
 def test_a_module_the_fast_engine_lacks_points_to_the_reference_engine(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import heatcore.cli
-    from heatcore.errors import UnsupportedModule
+    import heatcore.tools.cli
+    from heatcore.framework.errors import UnsupportedModule
 
     def fast_engine_without_garage(*_: object, **__: object) -> None:
-        raise UnsupportedModule("garage", "the fast engine")
+        raise UnsupportedModule("garage", "the fast engine", "weather.module")
 
-    monkeypatch.setattr(heatcore.cli, "observe_races", fast_engine_without_garage)
+    monkeypatch.setattr(heatcore.tools.cli, "observe_races", fast_engine_without_garage)
     line = one_line_error(*run(capsys, "race", "--modules", "garage", "--count", "2")[::2])
     assert "module 'garage': add --engine reference" in line
 
@@ -272,7 +272,7 @@ def test_a_legend_turn_shows_its_card_not_a_gear_or_cards(
 @pytest.mark.rules("garage.decks")
 def test_the_legend_of_a_garage_race_explains_each_upgrade_dealt(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from heatcore.garage.data import upgrades
+    from heatcore.heat.modules.garage.data import upgrades
 
     code, out, _ = run(capsys, "race", "--modules", "garage", "--players", "3", "--laps", "1",
                        "--seed", "5")

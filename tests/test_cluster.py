@@ -8,13 +8,13 @@ from dataclasses import asdict
 
 import pytest
 
-from heatcore.cluster import LOCAL_THREADS, Backend, BackendError
-from heatcore.conformance.harness import run as conform_run
-from heatcore.conformance.heat import HeatBinding
-from heatcore.explore import configuration
-from heatcore.explore_runs import explore
-from heatcore.outcomes import observe_races
-from heatcore.perft_runs import count
+from heatcore.framework.cluster import LOCAL_THREADS, Backend, BackendError
+from heatcore.framework.conformance.harness import run as conform_run
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.explore import configuration
+from heatcore.tools.heat.explore_runs import explore
+from heatcore.tools.heat.outcomes import observe_races
+from heatcore.tools.heat.perft_runs import count
 
 DASK = Backend(2, LOCAL_THREADS)
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.capabilities import Capabilities
-from heatcore.conformance.harness import main as conform_main
-from heatcore.conformance.harness import race_binding
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.protocol import handle
-from heatcore.rulings import FINISHED_DISCARD_DRAW
+from heatcore.framework.conformance.capabilities import Capabilities
+from heatcore.framework.conformance.harness import main as conform_main
+from heatcore.framework.conformance.harness import race_binding
+from heatcore.framework.conformance.protocol import handle
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.rulings import FINISHED_DISCARD_DRAW
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANNER = ROOT / "examples" / "adapters" / "python" / "planner.py"
@@ -53,7 +53,7 @@ def test_heatcore_served_under_an_alternative_passes_its_races(tmp_path: Path) -
 @pytest.mark.rules("ruling.finished-car-discard-draw")
 def test_an_engine_playing_an_alternative_passes_only_when_it_declares_it(
         tmp_path: Path) -> None:
-    mutant = "heatcore.conformance.mutants.plays_finished_skip"
+    mutant = "heatcore.heat.conformance.mutants.plays_finished_skip"
     declared = conform(tmp_path, module(mutant, "--ruling", SKIP))
     assert declared["exit"] == 0 and declared["races"]["pass"] == 3, declared["causes"]
     silent = conform(tmp_path, module(mutant))
@@ -64,7 +64,7 @@ def test_an_engine_playing_an_alternative_passes_only_when_it_declares_it(
 
 @pytest.mark.rules("ruling.finished-car-discard-draw")
 def test_an_engine_declaring_an_alternative_it_does_not_play_fails(tmp_path: Path) -> None:
-    wrong = conform(tmp_path, module("heatcore.conformance.mutants.rulings_ignored",
+    wrong = conform(tmp_path, module("heatcore.heat.conformance.mutants.rulings_ignored",
                                      "--ruling", SKIP))
     assert wrong["exit"] == 1 and wrong["races"]["fail"] >= 1
     assert wrong["race_rulings"] == {FINISHED_DISCARD_DRAW: "skip"}
@@ -107,7 +107,7 @@ def test_a_ruling_asked_for_but_not_declared_stops_the_run_with_one_line(
 @pytest.mark.rules("ruling.finished-car-discard-draw")
 def test_serve_refuses_an_unknown_alternative_with_one_line(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from heatcore.conformance.serve import main as serve_main
+    from heatcore.framework.conformance.serve import main as serve_main
 
     assert serve_main(["--ruling", "finished-car-discard-draw=sometimes"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -10,20 +10,21 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from heatcore.conformance import CORE_PROTOCOL, PROTOCOL
-from heatcore.conformance.fixtures import check_corpus, fixtures_dir, load_cases, render
-from heatcore.conformance.harness import CannotStart, run
-from heatcore.conformance.harness import main as conform_main
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.mutants import BROKEN, NARROWER, PLANTED, PROTOCOL_FAILURES
-from heatcore.conformance.protocol import handle
-from heatcore.conformance.schema import SchemaError, check, schemas_dir
-from heatcore.conformance.shrink import shortest_suffix
-from heatcore.registry import ruleset
-from heatcore.weather import MODULES
+from heatcore.framework.conformance import CORE_PROTOCOL, PROTOCOL
+from heatcore.framework.conformance.fixtures import load_cases
+from heatcore.framework.conformance.harness import CannotStart, run
+from heatcore.framework.conformance.harness import main as conform_main
+from heatcore.framework.conformance.protocol import handle
+from heatcore.framework.conformance.schema import SchemaError, check, schemas_dir
+from heatcore.framework.conformance.shrink import shortest_suffix
+from heatcore.framework.registry import ruleset
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.conformance.corpus import check_corpus, fixtures_dir, render
+from heatcore.heat.conformance.mutants import BROKEN, NARROWER, PLANTED, PROTOCOL_FAILURES
+from heatcore.heat.modules.weather import MODULES
 
 ALL_RULES = tuple(ruleset().rule_ids)
-SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
+SERVE = [sys.executable, "-m", "heatcore.tools.cli", "serve"]
 
 
 @pytest.mark.rules("round.sequence")
@@ -36,7 +37,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
 
 @pytest.mark.rules("setup.spaces-and-spots", "round.sequence")
 def test_tracks_states_and_events_of_the_corpus_match_their_schemas() -> None:
-    from heatcore.track import tracks_dir
+    from heatcore.heat.track import tracks_dir
 
     for path in sorted(tracks_dir().glob("*.json")):
         check("track", json.loads(path.read_text()))
@@ -85,7 +86,7 @@ def test_fixtures_check_reports_a_broken_corpus(tmp_path: Path) -> None:
 
 @pytest.mark.rules("ruling.stress-supply", "ruling.finished-car-turn")
 def test_cases_name_the_rulings_their_states_depend_on(tmp_path: Path) -> None:
-    from heatcore.conformance.heat_tags import implied_rulings
+    from heatcore.heat.conformance.tags import implied_rulings
 
     cases = load_cases(fixtures_dir())
     empty = [c for c in cases if "ruling.stress-supply" in implied_rulings(c)]
@@ -206,7 +207,7 @@ def test_heatcore_conforms_to_itself(tmp_path: Path) -> None:
 
 
 def _conform(module: str, folder: Path, extra: list[str]) -> dict[str, object]:
-    argv = ["--impl", f"{sys.executable} -m heatcore.conformance.mutants.{module}",
+    argv = ["--impl", f"{sys.executable} -m heatcore.heat.conformance.mutants.{module}",
             "--report", str(folder), *extra]
     code = conform_main(argv)
     report: dict[str, object] = json.loads((folder / "report.json").read_text())
@@ -310,8 +311,8 @@ def test_a_crash_names_its_signal_and_shows_stderr(tmp_path: Path) -> None:
     script = tmp_path / "aborts.py"
     script.write_text(
         "import json, os, sys\n"
-        "from heatcore.conformance.heat import HeatBinding\n"
-        "from heatcore.conformance.protocol import handle\n"
+        "from heatcore.heat.conformance.binding import HeatBinding\n"
+        "from heatcore.framework.conformance.protocol import handle\n"
         "binding, session = HeatBinding(), {}\n"
         "sys.stderr.write('starting up\\n')\n"
         "for n, line in enumerate(sys.stdin):\n"
@@ -328,11 +329,11 @@ def test_a_crash_names_its_signal_and_shows_stderr(tmp_path: Path) -> None:
 
 @pytest.mark.rules("round.sequence")
 def test_the_howto_quotes_every_schema_verbatim() -> None:
-    from heatcore.conformance.howto import appendix
+    from heatcore.framework.conformance.howto import appendix
 
     howto = (schemas_dir() / "HOWTO.md").read_text()
     assert howto.rstrip().endswith(appendix().rstrip()), \
-        "HOWTO.md is out of date: run python -m heatcore.conformance.howto"
+        "HOWTO.md is out of date: run python -m heatcore.framework.conformance.howto"
     for path in sorted(schemas_dir().glob("*.schema.json")):
         assert path.read_text().rstrip() in howto, f"HOWTO.md is out of date for {path.name}"
     assert (schemas_dir() / "INTERPRETING.md").read_text().startswith(
@@ -409,9 +410,9 @@ def test_a_wrong_engine_on_two_workers_fails_the_same_races_in_the_same_order(
 @pytest.mark.rules("corner.check", "corner.spin", "play.cluttered", "deck.reshuffle",
                    "place.blocked", "finish.ranking", "replenish.discard-before-draw")
 def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:
-    from heatcore.conformance.heat_cases import group_of
-    from heatcore.conformance.heat_mined import PER_SITUATION
-    from heatcore.conformance.heat_steered import SITUATIONS as STEERED
+    from heatcore.heat.conformance.cases import group_of
+    from heatcore.heat.conformance.mined import PER_SITUATION
+    from heatcore.heat.conformance.steered import SITUATIONS as STEERED
     from proofs.miner import SITUATIONS as MINED
 
     cases = load_cases(fixtures_dir())
@@ -436,15 +437,16 @@ def test_the_corpus_holds_mined_witnesses_and_steered_race_cases() -> None:
 def test_the_conformance_kit_runs_without_hypothesis() -> None:
     import subprocess
 
-    import heatcore.strategies as hs
-    from heatcore.conformance import steering
+    import heatcore.heat.strategies as hs
+    from heatcore.heat.conformance import steering
 
     assert hs.aggressive_policy is steering.aggressive_policy
     assert hs.clutter_policy is steering.clutter_policy
     assert hs.mixed_policy is steering.mixed_policy
     code = ("import sys\n"
-            "import heatcore.cli, heatcore.conformance.fixtures, heatcore.conformance.harness\n"
-            "import heatcore.conformance.heat_cases, heatcore.conformance.heat_steered\n"
-            "import heatcore.conformance.heat_mined, heatcore.conformance.steering\n"
+            "import heatcore.tools.cli, heatcore.framework.conformance.fixtures\n"
+            "import heatcore.framework.conformance.harness\n"
+            "import heatcore.heat.conformance.cases, heatcore.heat.conformance.steered\n"
+            "import heatcore.heat.conformance.mined, heatcore.heat.conformance.steering\n"
             "assert 'hypothesis' not in sys.modules, 'hypothesis imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True)

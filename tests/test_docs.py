@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from heatcore.registry import ruleset
+from heatcore.framework.registry import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -204,9 +204,9 @@ def test_the_sources_page_and_the_split_api_page(builds: dict[str, Build]) -> No
             assert english in sources, english
     api = (run.out / "generated" / "api.html").read_text(encoding="utf-8")
     public, internals = api.index('id="public-api"'), api.index('id="internals"')
-    assert public < api.index('id="module-heatcore.engine"') < internals
-    assert public < api.index('id="module-heatcore.svg"') < internals
-    assert api.index('id="module-heatcore.cleanup"') > internals
+    assert public < api.index('id="module-heatcore.heat.engine"') < internals
+    assert public < api.index('id="module-heatcore.tools.heat.svg"') < internals
+    assert api.index('id="module-heatcore.heat.cleanup"') > internals
 
 
 def test_the_sites_race_page_steps_in_a_browser(builds: dict[str, Build]) -> None:

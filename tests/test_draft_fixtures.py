@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.binding import Rejected
-from heatcore.conformance.draft_fixtures import DraftBinding, draft_dir, render
-from heatcore.conformance.fixtures import check_corpus, load_cases, run_case
-from heatcore.errors import InvalidState, MalformedInput
-from heatcore.garage import draft as gd
-from heatcore.garage.draft_notation import draft_from_dict, validate_draft
+from heatcore.framework.conformance.binding import Rejected
+from heatcore.framework.conformance.fixtures import load_cases, run_case
+from heatcore.framework.errors import InvalidState, MalformedInput
+from heatcore.heat.conformance.corpus import check_corpus
+from heatcore.heat.conformance.draft_fixtures import DraftBinding, draft_dir, render
+from heatcore.heat.modules.garage import draft as gd
+from heatcore.heat.modules.garage.draft_notation import draft_from_dict, validate_draft
 
 
 def _cases() -> list[dict[str, Any]]:
@@ -70,7 +71,7 @@ def test_planted_draft_bugs_fail_cases(monkeypatch: pytest.MonkeyPatch) -> None:
         return after
 
     with monkeypatch.context() as mp:
-        mp.setattr("heatcore.garage.draft_notation.apply_draft", keep_leftovers)
+        mp.setattr("heatcore.heat.modules.garage.draft_notation.apply_draft", keep_leftovers)
         assert sum(run_case(DraftBinding(), case) is not None for case in _cases())
 
 

@@ -9,12 +9,12 @@ import os
 
 import pytest
 
-from heatcore import engine, explore
-from heatcore.explore import configuration, configurations
-from heatcore.explore_runs import explore as run_explore
-from heatcore.rounds import adrenaline_count
-from heatcore.state import RaceState
-from heatcore.track import load_track, track_ids
+from heatcore.heat import engine, explore
+from heatcore.heat.explore import configuration, configurations
+from heatcore.heat.rounds import adrenaline_count
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import load_track, track_ids
+from heatcore.tools.heat.explore_runs import explore as run_explore
 
 RULES = ("round.sequence", "finish.ranking", "place.blocked")
 

@@ -1,4 +1,4 @@
-"""The fast engine (``heatcore.fast``) against the reference engine: same legal actions in
+"""The fast engine (``heatcore.heat.fast``) against the reference engine: same legal actions in
 the same order, same states, same errors, on whole races, on every action at sampled
 states, on Hypothesis-made states and on the whole conformance fixture corpus."""
 
@@ -12,21 +12,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from heatcore import strategies as hs
-from heatcore.actions import Action, Cooldown, Discard, EndReact, Plan, Shuffle
-from heatcore.conformance.fixtures import fixtures_dir, load_cases
-from heatcore.driver import play, random_policy, random_race, random_shuffle
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction, UnsupportedModule
-from heatcore.fast import FastRace, fast_random_race
-from heatcore.fast import tables as fast_tables
-from heatcore.fast.compiled import is_compiled, pure
-from heatcore.notation import parse_action, state_from_dict, state_to_dict, state_to_json
-from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
-from heatcore.setup import random_setup, start_race
-from heatcore.state import RaceState
-from heatcore.track import track_ids
-from heatcore.validity import validate
+from heatcore.framework.conformance.fixtures import load_cases
+from heatcore.framework.errors import IllegalAction, UnsupportedModule
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action, Cooldown, Discard, EndReact, Plan, Shuffle
+from heatcore.heat.conformance.corpus import fixtures_dir
+from heatcore.heat.driver import play, random_policy, random_race, random_shuffle
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast import FastRace, fast_random_race
+from heatcore.heat.fast import tables as fast_tables
+from heatcore.heat.fast.compiled import is_compiled, pure
+from heatcore.heat.notation import parse_action, state_from_dict, state_to_dict, state_to_json
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
+from heatcore.heat.setup import random_setup, start_race
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import track_ids
+from heatcore.heat.validity import validate
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 
@@ -231,15 +232,15 @@ def test_the_compiled_build_runs_where_it_is_required() -> None:
     """Under ``HEATCORE_FAST_REQUIRE=compiled`` (.ci/run sets it) the compiled build must be
     what runs: a build that failed or went stale falls back to pure Python silently, and
     the differential tests above would then not cover the compiled engine."""
-    import heatcore.fast.driver
-    import heatcore.fast.race
+    import heatcore.heat.fast.driver
+    import heatcore.heat.fast.race
 
-    running = [is_compiled(heatcore.fast.race), is_compiled(heatcore.fast.driver)]
+    running = [is_compiled(heatcore.heat.fast.race), is_compiled(heatcore.heat.fast.driver)]
     if os.environ.get("HEATCORE_FAST_REQUIRE") == "compiled":
-        assert heatcore.fast.BUILD == "compiled", heatcore.fast.BUILD
+        assert heatcore.heat.fast.BUILD == "compiled", heatcore.heat.fast.BUILD
         assert running == [True, True]
     else:
-        assert running == [heatcore.fast.BUILD == "compiled"] * 2
+        assert running == [heatcore.heat.fast.BUILD == "compiled"] * 2
 
 
 def test_tables_are_bounded() -> None:
@@ -301,9 +302,9 @@ def test_every_table_slot_holds_its_own_situation() -> None:
 
 
 def test_cards_added_to_a_hand_come_in_canonical_order() -> None:
-    """with_cards (the draw and a spin's Stress) equals heatcore.cards.canonical of the
+    """with_cards (the draw and a spin's Stress) equals heatcore.heat.cards.canonical of the
     hand and the cards, found afresh or looked up."""
-    from heatcore.cards import KNOWN_CARDS, canonical
+    from heatcore.heat.cards import KNOWN_CARDS, canonical
 
     rng = random.Random(5)
     kinds = ("1", "2", "3", "4", "H", "S", "U0", "U5", *KNOWN_CARDS[8:12])
@@ -321,8 +322,8 @@ def test_a_batch_of_races_leaves_nothing_for_the_cycle_collector() -> None:
     nothing after a batch played without it)."""
     import gc
 
-    from heatcore.fast import CollectorPaused
-    from heatcore.outcomes import observe_race
+    from heatcore.heat.fast import CollectorPaused
+    from heatcore.tools.heat.outcomes import observe_race
 
     def batch(first: int) -> None:
         for seed in range(first, first + 12):
@@ -346,12 +347,12 @@ def test_the_fast_engine_names_its_rules_in_marks(tmp_path: Path) -> None:
     """The compiled modules name their rules in ``# implements:`` lines (a decorator would
     make each call to a method a Python-level call): read into the same registry, by the
     same qualified names, in either build."""
-    from heatcore.registry import IMPLEMENTATIONS, implements_marked
+    from heatcore.framework.registry import IMPLEMENTATIONS, implements_marked
 
-    assert "heatcore.fast.race.FastRace._flip_once" in IMPLEMENTATIONS["reveal.stress-flip"]
-    assert "heatcore.fast.race.FastRace._shift_gears" in IMPLEMENTATIONS[
+    assert "heatcore.heat.fast.race.FastRace._flip_once" in IMPLEMENTATIONS["reveal.stress-flip"]
+    assert "heatcore.heat.fast.race.FastRace._shift_gears" in IMPLEMENTATIONS[
         "ruling.simultaneous-planning"]  # the second line of a two-line mark
-    assert "heatcore.fast.modules.ModuleRace._legend_stays" in IMPLEMENTATIONS[
+    assert "heatcore.heat.fast.modules.ModuleRace._legend_stays" in IMPLEMENTATIONS[
         "ruling.legend-blocked-spot"]
     source = tmp_path / "marked.py"
     source.write_text("# implements: setup.grid\n"

@@ -1,4 +1,4 @@
-"""The fast engine playing the modules (``heatcore.fast.modules``) against the reference
+"""The fast engine playing the modules (``heatcore.heat.fast.modules``) against the reference
 engine: weather tokens, road conditions, sector effects and Legends (aggressive or not) on
 all four tracks with 2-6 cars, compared after every step; whole seeded races; Hypothesis
 states and illegal actions; and negative controls (a fast engine with one module rule
@@ -14,19 +14,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heatcore import strategies as hs
-from heatcore.actions import Action, LegendShuffle, SectorCooldown, Slipstream
-from heatcore.driver import random_race, random_shuffle
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction, UnsupportedModule
-from heatcore.fast import FastRace, fast_random_race
-from heatcore.fast.compiled import pure_modules
-from heatcore.fast.modules import ModuleRace
-from heatcore.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
-from heatcore.setup import MAX_PLAYERS, RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
-from heatcore.track import track_ids
-from heatcore.weather import LEGENDS, WEATHER
+from heatcore.framework.errors import IllegalAction, UnsupportedModule
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action, LegendShuffle, SectorCooldown, Slipstream
+from heatcore.heat.driver import random_race, random_shuffle
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast import FastRace, fast_random_race
+from heatcore.heat.fast.compiled import pure_modules
+from heatcore.heat.fast.modules import ModuleRace
+from heatcore.heat.modules.weather import LEGENDS, WEATHER
+from heatcore.heat.rulings import DEFAULT_RULINGS, Rulings, make_rulings, switches
+from heatcore.heat.setup import MAX_PLAYERS, RaceSetup, random_setup, start_race
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import track_ids
 
 #: The modules the fast engine plays (not the Garage).
 MODULES = (WEATHER, LEGENDS)
@@ -217,8 +217,8 @@ def test_a_broken_module_rule_in_the_fast_engine_is_caught(
     reference in some of the lockstep races (on the pure build: a compiled class cannot be
     patched)."""
     built = pure_modules()
-    race_class = built["heatcore.fast.race"].FastRace
-    module_race = built["heatcore.fast.modules"].ModuleRace
+    race_class = built["heatcore.heat.fast.race"].FastRace
+    module_race = built["heatcore.heat.fast.modules"].ModuleRace
     name, make_broken = BROKEN[rule]
     monkeypatch.setattr(module_race, name, make_broken(module_race))
     caught = 0

@@ -1,9 +1,9 @@
-"""The hand-written rule tests, run again on the fast engine (``heatcore.fast``).
+"""The hand-written rule tests, run again on the fast engine (``heatcore.heat.fast``).
 
 Each rule test of the modules below builds a hand-made state, acts through
-``heatcore.engine.apply`` / ``legal_actions`` and checks the rule's outcome against values
+``heatcore.heat.engine.apply`` / ``legal_actions`` and checks the rule's outcome against values
 written by hand. Here the same test runs with those two functions answered by
-:class:`heatcore.fast.FastRace` instead (a fresh fast race from the state, one action, its
+:class:`heatcore.heat.fast.FastRace` instead (a fresh fast race from the state, one action, its
 state back), so it checks the fast engine's rules with the same hand-written expectations:
 independent of the fast engine's code, and not a comparison with the reference engine.
 Tests that read the reference engine's events are left out (the fast engine reports
@@ -28,15 +28,22 @@ from scenario import make_car, make_state
 from test_module_legends import legend_state
 from test_module_weather import weathered
 
-from heatcore import engine
-from heatcore.actions import Action, DeclineSlipstream, Discard, EndReact, LegendShuffle, Shuffle
-from heatcore.cards import HEAT, STRESS, canonical
-from heatcore.errors import IllegalAction
-from heatcore.fast import FastRace
-from heatcore.legends import full_deck
-from heatcore.notation import parse_action
-from heatcore.rulings import make_rulings
-from heatcore.state import Conditions, RaceState
+from heatcore.framework.errors import IllegalAction
+from heatcore.heat import engine
+from heatcore.heat.actions import (
+    Action,
+    DeclineSlipstream,
+    Discard,
+    EndReact,
+    LegendShuffle,
+    Shuffle,
+)
+from heatcore.heat.cards import HEAT, STRESS, canonical
+from heatcore.heat.fast import FastRace
+from heatcore.heat.modules.legends import full_deck
+from heatcore.heat.notation import parse_action
+from heatcore.heat.rulings import make_rulings
+from heatcore.heat.state import Conditions, RaceState
 
 MODULES = (test_rules_edges, test_rules_planning, test_rules_turn, test_rulings)
 

@@ -1,10 +1,10 @@
-"""The fuzz harness (heatcore/fuzz.py) finds nothing: ``heatcore serve`` never crashes and
+"""The fuzz harness (heatcore/tools/fuzz.py) finds nothing: ``heatcore serve`` never crashes and
 answers every line with one typed reply, ``state_from_dict`` / ``state_from_json`` and
 ``apply`` of both rulesets raise only typed errors, an illegal action never changes its
 state, and validation refuses impossible values with the rule they break.
 
 The bounded run here sends ``HEATCORE_FUZZ_LINES`` protocol lines (4,000 by default); the
-long run is ``python3 -m heatcore.fuzz --lines 1000000`` (README, "Fuzzing"). Each crash
+long run is ``python3 -m heatcore.tools.fuzz --lines 1000000`` (README, "Fuzzing"). Each crash
 class the harness found has its own regression test below, so a finding that the random
 choices stop reaching still fails here.
 """
@@ -24,20 +24,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heatcore import fuzz
-from heatcore.conformance.heat import HeatBinding
-from heatcore.engine import apply as heat_apply
-from heatcore.errors import InvalidState, MalformedInput, RulesError
-from heatcore.notation import parse_action as heat_parse_action
-from heatcore.notation import state_from_dict as heat_from_dict
-from heatcore.notation import state_from_json as heat_from_json
+from heatcore.framework.errors import InvalidState, MalformedInput, RulesError
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.engine import apply as heat_apply
+from heatcore.heat.notation import parse_action as heat_parse_action
+from heatcore.heat.notation import state_from_dict as heat_from_dict
+from heatcore.heat.notation import state_from_json as heat_from_json
+from heatcore.heat.validity import validate as heat_validate
 from heatcore.rallyman.binding import RallymanBinding
 from heatcore.rallyman.engine import apply as rgt_apply
 from heatcore.rallyman.notation import parse_action as rgt_parse_action
 from heatcore.rallyman.notation import state_from_dict as rgt_from_dict
 from heatcore.rallyman.notation import state_from_json as rgt_from_json
 from heatcore.rallyman.validity import validate as rgt_validate
-from heatcore.validity import validate as heat_validate
+from heatcore.tools import fuzz
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES = int(os.environ.get("HEATCORE_FUZZ_LINES", "4000"))
@@ -64,7 +64,7 @@ def test_a_bounded_fuzz_run_finds_nothing() -> None:
 
 
 class _Draws:
-    """Hypothesis's choices as a :class:`heatcore.fuzz.Chooser` (so failures shrink)."""
+    """Hypothesis's choices as a :class:`heatcore.tools.fuzz.Chooser` (so failures shrink)."""
 
     def __init__(self, data: st.DataObject) -> None:
         self.data = data
@@ -292,21 +292,21 @@ def test_the_harness_catches_a_reader_that_lets_a_huge_integer_through(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: the readers' first look (check_plain) removed; a huge integer in the
     rulings reaches the error message's repr, and the harness reports the ValueError."""
-    import heatcore.notation
+    import heatcore.heat.notation
 
-    monkeypatch.setattr(heatcore.notation, "check_plain", lambda *args: None)
+    monkeypatch.setattr(heatcore.heat.notation, "check_plain", lambda *args: None)
     data = _heat_state()
     data["rulings"] = {"ruling.blocked-own-space": 10 ** 5000}
     tally = fuzz.Tally()
     fuzz.check_api(fuzz.rulesets()["heat"], data, fuzz.random_chooser(0), [], tally)
-    assert list(tally.counts) == ["heat read/validate: ValueError in rulings.py:make_rulings"]
+    assert list(tally.counts) == ["heat read/validate: ValueError in heat/rulings.py:make_rulings"]
 
 
 def test_the_harness_catches_apply_of_a_string_and_a_changed_state(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: Rallyman's check that an action is an Action removed (AttributeError on a
     string, as before), and a server whose refused apply replaces the session's state."""
-    import heatcore.conformance.protocol as protocol
+    import heatcore.framework.conformance.protocol as protocol
     import heatcore.rallyman.engine as engine
 
     real_check = engine.check_action
@@ -344,7 +344,7 @@ def test_the_harness_catches_apply_of_a_string_and_a_changed_state(
 def test_the_harness_catches_a_server_that_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted: the server's refusal of a 5,000-digit integer removed (json.loads's
     ValueError escapes, as it did)."""
-    import heatcore.conformance.protocol as protocol
+    import heatcore.framework.conformance.protocol as protocol
 
     def answer(self: Any, raw: bytes) -> bytes:
         request = json.loads(raw.decode())  # no except ValueError, as before the fix
@@ -362,7 +362,7 @@ def test_the_schema_check_refuses_what_is_nested_too_deeply_to_describe(ruleset:
     """A request nested just less deeply than ``json.loads`` refuses (about 990 levels from
     the server) reached the schema check, whose error message (the repr of the value)
     raised RecursionError out of heatcore serve."""
-    from heatcore.conformance.schema import SchemaError, check
+    from heatcore.framework.conformance.schema import SchemaError, check
 
     binding = HeatBinding() if ruleset == "heat" else RallymanBinding()
     setup = binding.random_race(0).setup

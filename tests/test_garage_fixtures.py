@@ -9,7 +9,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from heatcore.conformance.fixtures import fixtures_dir
+from heatcore.heat.conformance.corpus import fixtures_dir
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 

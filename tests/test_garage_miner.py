@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.fixtures import run_case
-from heatcore.conformance.heat import HeatBinding
+from heatcore.framework.conformance.fixtures import run_case
+from heatcore.heat.conformance.binding import HeatBinding
 from proofs import garage_miner
 from proofs.track_graph import BASE_TRACKS
 
@@ -60,14 +60,14 @@ def test_the_garage_miner_catches_engines_that_drop_the_upgrade(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Controls (each removes behaviour): Adjust ignored at the corner; a refreshed card
     discarded instead of put on the deck; a Salvage that moves nothing."""
-    from heatcore import cleanup, corners
-    from heatcore.garage import symbols
+    from heatcore.heat import hooks
+    from heatcore.heat.modules.garage import symbols
 
     usa = ("usa",)
-    monkeypatch.setattr(corners, "adjusted_limit", lambda limit, adjust, clamped=True: limit)
+    monkeypatch.setattr(symbols, "adjusted_limit", lambda limit, adjust, clamped=True: limit)
     assert any("upgrade.adjust" in p for p in _cases("adjust-corner", usa)[1])
     monkeypatch.undo()
-    monkeypatch.setattr(cleanup, "clear_refreshed", lambda state, car: state)
+    monkeypatch.setattr(hooks.clear_refreshed, "call", lambda state, car: state)
     assert _cases("refresh-empty-deck", usa)[1]
     monkeypatch.undo()
     monkeypatch.setattr(symbols, "salvage", lambda car, cards: car)

@@ -12,17 +12,16 @@ import pytest
 from garage_scenario import two_cars
 from test_module_garage_races import _checked_round
 
-from heatcore import corners
-from heatcore.actions import UseSymbol
-from heatcore.driver import random_policy, random_shuffle
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction
-from heatcore.garage import symbols as sy
-from heatcore.garage import turn as gt
-from heatcore.race_checker import check_race
-from heatcore.rulings import make_rulings
-from heatcore.setup import random_setup
-from heatcore.state import RaceState
+from heatcore.framework.errors import IllegalAction
+from heatcore.heat.actions import UseSymbol
+from heatcore.heat.driver import random_policy, random_shuffle
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.garage import symbols as sy
+from heatcore.heat.modules.garage import turn as gt
+from heatcore.heat.race_checker import check_race
+from heatcore.heat.rulings import make_rulings
+from heatcore.heat.setup import random_setup
+from heatcore.heat.state import RaceState
 
 # ---------------------------------------------------------------- ruling.garage-adjust
 
@@ -67,7 +66,7 @@ def test_the_checker_catches_an_engine_that_always_clamps(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes the alternative): the limit is clamped whatever the ruling."""
     real = sy.adjusted_limit
-    monkeypatch.setattr(corners, "adjusted_limit",
+    monkeypatch.setattr(sy, "adjusted_limit",
                         lambda limit, adjust, clamped=True: real(limit, adjust))
     unclamped = _negative_adjust({"ruling.garage-adjust": "unclamped"})
     assert _checked_round(unclamped, ADJUST_PLAN)

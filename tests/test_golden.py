@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from heatcore import golden
-from heatcore.racelog import load_race
-from heatcore.track import track_ids
+from heatcore.heat.racelog import load_race
+from heatcore.heat.track import track_ids
+from heatcore.tools.heat import golden
 
 ALL_RULES = ("round.sequence", "finish.ranking", "corner.check", "react.cooldown",
              "slipstream.move", "deck.reshuffle", "replenish.draw")
@@ -66,8 +66,8 @@ def test_check_command_reports_a_changed_file(expected: dict[str, str],
 @pytest.mark.rules("adrenaline.effects", "react.cooldown")
 def test_the_play_by_play_tells_the_adrenaline_cooldown_from_the_gears() -> None:
     """Gears 3 and 4 have no cooldown, so a cooldown there is adrenaline's: the text says so."""
-    from heatcore.driver import greedy_policy, random_race
-    from heatcore.report import play_by_play
+    from heatcore.heat.driver import greedy_policy, random_race
+    from heatcore.tools.heat.report import play_by_play
 
     text = play_by_play(random_race("usa", 6, 3, policy=greedy_policy))
     high_gear = [line for line in text.splitlines() if "cooldown" in line

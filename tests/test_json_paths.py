@@ -1,10 +1,10 @@
 """The JSON path-diff both rulesets' attributions read states through
-(``heatcore.conformance.causes.json_paths``), as each ruleset configures it."""
+(``heatcore.framework.conformance.causes.json_paths``), as each ruleset configures it."""
 
 from __future__ import annotations
 
-from heatcore.conformance.causes import json_paths
-from heatcore.conformance.heat_attribution import paths as heat_paths
+from heatcore.framework.conformance.causes import json_paths
+from heatcore.heat.conformance.attribution import paths as heat_paths
 from heatcore.rallyman.attribution import paths as rallyman_paths
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.jsontext import compact, compact_line, plain_compact
+from heatcore.framework.conformance.jsontext import compact, compact_line, plain_compact
+from heatcore.heat.conformance.binding import HeatBinding
 
 ODD: list[Any] = [
     {}, [], "", "é\u2603\U0001f600", 'quote " back \\ slash\n\t\x00', 1.5, -0.0, 1e300,

@@ -15,20 +15,21 @@ from collections import Counter
 import pytest
 from scenario import kinds, make_car, make_state, run
 
-from heatcore import placement, race_checker
-from heatcore.actions import Action, Shuffle, Slipstream
-from heatcore.conformance.fixtures import fixtures_dir, load_cases
-from heatcore.driver import MAX_ACTIONS, random_policy, random_race
-from heatcore.engine import legal_actions
-from heatcore.errors import InvalidState
-from heatcore.fast import FastCar, FastRace, fast_random_race
-from heatcore.fast.compiled import pure
-from heatcore.notation import state_from_dict
-from heatcore.race_checker import RuleViolation, check_race
-from heatcore.setup import random_setup
-from heatcore.state import RaceState
-from heatcore.track import track_ids
-from heatcore.validity import Problem, status, validate
+from heatcore.framework.conformance.fixtures import load_cases
+from heatcore.framework.errors import InvalidState
+from heatcore.heat import placement, race_checker
+from heatcore.heat.actions import Action, Shuffle, Slipstream
+from heatcore.heat.conformance.corpus import fixtures_dir
+from heatcore.heat.driver import MAX_ACTIONS, random_policy, random_race
+from heatcore.heat.engine import legal_actions
+from heatcore.heat.fast import FastCar, FastRace, fast_random_race
+from heatcore.heat.fast.compiled import pure
+from heatcore.heat.notation import state_from_dict
+from heatcore.heat.race_checker import RuleViolation, check_race
+from heatcore.heat.setup import random_setup
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import track_ids
+from heatcore.heat.validity import Problem, status, validate
 
 RACES = 1000
 PLAYERS = (2, 3, 4, 5, 6)

@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from heatcore.conformance.fixtures import fixtures_dir
-from heatcore.engine import legal_actions
-from heatcore.notation import state_from_dict
+from heatcore.heat.conformance.corpus import fixtures_dir
+from heatcore.heat.engine import legal_actions
+from heatcore.heat.notation import state_from_dict
 from proofs.lasso import STALLER, check_lasso, find_lasso
 from proofs.refine import refine
 

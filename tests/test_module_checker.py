@@ -1,4 +1,4 @@
-"""Races with modules through the independent checker (heatcore.oracle reads the module
+"""Races with modules through the independent checker (heatcore.heat.oracle reads the module
 rules and data itself): seeded batches, Hypothesis-played races, and planted bugs that the
 checker must catch, some of which remove behaviour."""
 
@@ -9,13 +9,14 @@ from checked_play import checked_round, play_drawn_race
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from heatcore import corners, legends, react, slipstream
-from heatcore import strategies as hs
-from heatcore.conformance.heat_module_cases import crafted_state
-from heatcore.engine import legal_actions
-from heatcore.race_checker import RuleViolation, seeded_batch
-from heatcore.setup import RaceSetup
-from heatcore.state import RaceState
+from heatcore.heat import hooks
+from heatcore.heat import strategies as hs
+from heatcore.heat.conformance.module_cases import crafted_state
+from heatcore.heat.engine import legal_actions
+from heatcore.heat.modules import legends
+from heatcore.heat.race_checker import RuleViolation, seeded_batch
+from heatcore.heat.setup import RaceSetup
+from heatcore.heat.state import RaceState
 
 WEATHER_RULES = ("weather.no-cooldown", "weather.no-slipstream", "weather.slipstream-boost",
                  "weather.cooling-bonus", "road.limit", "road.overheat", "road.free-boost",
@@ -55,20 +56,20 @@ def _caught(modules: tuple[str, ...], seed: int = 0, count: int = 16) -> RuleVio
 
 def test_the_checker_catches_cooldown_in_a_cloud_sector(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): the Cloud never forbids cooldown."""
-    monkeypatch.setattr(react, "cooldown_allowed", lambda state, car: True)
+    monkeypatch.setattr(hooks.cooldown_allowed, "call", lambda state, car: True)
     assert "cooldown" in str(_caught(("weather",)))
 
 
 def test_the_checker_catches_a_missing_overheat(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): Overheat corners cost nothing extra."""
-    monkeypatch.setattr(corners, "corner_heat", lambda state, number, excess: max(0, excess))
+    monkeypatch.setattr(hooks.corner_heat, "call", lambda state, number, excess: max(0, excess))
     violation = _caught(("weather",))
     assert violation.rules
 
 
 def test_the_checker_catches_a_missing_slipstream_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): no sector gives a slipstream bonus."""
-    monkeypatch.setattr(slipstream, "slipstream_extras", lambda state, car: ())
+    monkeypatch.setattr(hooks.slipstream_extras, "call", lambda state, car: ())
     assert "slipstream" in str(_caught(("weather",)))
 
 
@@ -96,7 +97,7 @@ def _play_checked(state: RaceState) -> list[str]:
 
 def test_the_checker_catches_legends_given_adrenaline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug: a Legend in the last place gets adrenaline (and a player before it none)."""
-    from heatcore import engine, rounds
+    from heatcore.heat import engine, rounds
 
     def every_last(state, car):  # type: ignore[no-untyped-def]
         count = rounds.adrenaline_count(len(state.cars))

@@ -15,7 +15,8 @@ from garage_scenario import P2_UPGRADES, garage_car, garage_state, to_turn, two_
 from scenario import kinds
 
 from heatcore import IllegalAction, MalformedInput
-from heatcore.actions import (
+from heatcore.framework.registry import spec_dir
+from heatcore.heat.actions import (
     ChooseSpeed,
     Cooldown,
     DeclineSlipstream,
@@ -25,11 +26,11 @@ from heatcore.actions import (
     Slipstream,
     UseSymbol,
 )
-from heatcore.cards import canonical
-from heatcore.engine import apply, legal_actions
-from heatcore.garage import symbols as sy
-from heatcore.garage.data import box, card_upgrades, symbols, upgrades
-from heatcore.garage.draft import (
+from heatcore.heat.cards import canonical
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.garage import symbols as sy
+from heatcore.heat.modules.garage.data import box, card_upgrades, symbols, upgrades
+from heatcore.heat.modules.garage.draft import (
     ALL_DECKS,
     BASIC_DECK,
     Market,
@@ -41,19 +42,18 @@ from heatcore.garage.draft import (
     run_draft,
     start_draft,
 )
-from heatcore.notation import (
+from heatcore.heat.modules.weather import weather_tokens
+from heatcore.heat.notation import (
     parse_action,
     setup_from_dict,
     setup_to_dict,
     state_from_json,
     state_to_json,
 )
-from heatcore.registry import spec_dir
-from heatcore.rulings import make_rulings
-from heatcore.setup import random_setup, start_race
-from heatcore.state import Conditions, RaceState, Stage
-from heatcore.validity import status
-from heatcore.weather import weather_tokens
+from heatcore.heat.rulings import make_rulings
+from heatcore.heat.setup import random_setup, start_race
+from heatcore.heat.state import Conditions, RaceState, Stage
+from heatcore.heat.validity import status
 
 P1_UPS = ("G8", "G11", "G34")
 P2_UPS = P2_UPGRADES
@@ -432,7 +432,7 @@ def test_bad_garage_input_is_refused_with_a_typed_error_naming_the_rule() -> Non
 def test_a_discard_listing_upgrades_out_of_canonical_order_is_refused() -> None:
     """G3 and G10 in hand: the canonical order is G3 G10 (by number); listed G10 G3 (which
     sorts first as text) is refused naming the rule, the state unchanged."""
-    from heatcore.actions import Discard
+    from heatcore.heat.actions import Discard
 
     state, _ = to_turn(two_cars(("G3", "G10"), hand="G3 G10 1 1 2 2 3"), 1, "1")
     while state.turn is not None and state.turn.stage is not Stage.DISCARD:
@@ -446,7 +446,7 @@ def test_a_discard_listing_upgrades_out_of_canonical_order_is_refused() -> None:
 
 @pytest.mark.rules("garage.choose-speed", "upgrade.direct")
 def test_no_rule_reads_the_table_value_of_a_card_with_several_speeds() -> None:
-    """``heatcore.cards.VALUE`` keeps one speed per upgrade (the first of several). Its rule
+    """``heatcore.heat.cards.VALUE`` keeps one speed per upgrade (the first of several). Its rule
     readers are the Garage reveal, which takes a choose-speed card's speed from the choice,
     and Direct play (``VALUE[card]``), printed on no card with several speeds: so the table
     value of such a card moves no car (benchmarks/mutation/equivalent.toml, cards.py:31)."""

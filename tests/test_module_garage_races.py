@@ -1,5 +1,5 @@
 """Garage races end to end: random garages (quick start and draft) on every base track for
-2-6 cars, each step checked by the independent checker (heatcore.oracle reads the upgrade
+2-6 cars, each step checked by the independent checker (heatcore.heat.oracle reads the upgrade
 data itself); card and Heat conservation; planted bugs the checker must catch, some of
 which remove behaviour; the fast engine's typed refusal."""
 
@@ -16,23 +16,23 @@ from garage_scenario import two_cars
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from heatcore import corners, react
-from heatcore import strategies as hs
-from heatcore.actions import Action, UseSymbol
-from heatcore.driver import greedy_policy, random_policy, random_shuffle
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import UnsupportedModule
-from heatcore.fast import FastRace
-from heatcore.garage import symbols as sy
-from heatcore.garage import turn as gt
-from heatcore.garage.data import box
-from heatcore.garage.draft import ALL_DECKS
-from heatcore.notation import state_from_json, state_to_json
-from heatcore.race_checker import check_race, seeded_batch
-from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
-from heatcore.track import track_ids
-from heatcore.validity import Problem, status
+from heatcore.framework.errors import UnsupportedModule
+from heatcore.heat import hooks
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action, UseSymbol
+from heatcore.heat.driver import greedy_policy, random_policy, random_shuffle
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast import FastRace
+from heatcore.heat.modules.garage import symbols as sy
+from heatcore.heat.modules.garage import turn as gt
+from heatcore.heat.modules.garage.data import box
+from heatcore.heat.modules.garage.draft import ALL_DECKS
+from heatcore.heat.notation import state_from_json, state_to_json
+from heatcore.heat.race_checker import check_race, seeded_batch
+from heatcore.heat.setup import RaceSetup, random_setup, start_race
+from heatcore.heat.state import RaceState
+from heatcore.heat.track import track_ids
+from heatcore.heat.validity import Problem, status
 
 BASE_TRACKS = ("usa", "great-britain", "italia", "france")
 GARAGE_RULES = ("garage.module", "garage.symbols-any-order", "garage.mandatory",
@@ -164,13 +164,13 @@ def test_the_checker_catches_an_accelerate_that_counts_one_too_many(
 
 def test_the_checker_catches_adjust_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): Adjust never changes a corner's limit."""
-    monkeypatch.setattr(corners, "adjusted_limit", lambda limit, adjust, clamped=True: limit)
+    monkeypatch.setattr(sy, "adjusted_limit", lambda limit, adjust, clamped=True: limit)
     assert _scene("adjust")
 
 
 def test_the_checker_catches_a_skipped_mandatory_scrap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (removes behaviour): Scrap may be left unused."""
-    monkeypatch.setattr(react, "mandatory_pending", lambda state, turn: False)
+    monkeypatch.setattr(hooks.mandatory_pending, "call", lambda state, turn: False)
     assert "legal actions differ" in _scene("scrap")[0]
 
 
@@ -182,7 +182,7 @@ def test_the_checker_catches_an_unpaid_card_kept(monkeypatch: pytest.MonkeyPatch
 
 def test_the_checker_catches_heat_paid_at_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Planted bug (the old reading): the Heat is paid at reveal, before any cooldown."""
-    real = gt.settle_reveal
+    real = hooks.settle_reveal.call
 
     def at_reveal(state, turn, speeds, events):  # type: ignore[no-untyped-def]
         state = real(state, turn, speeds, events)
@@ -192,7 +192,8 @@ def test_the_checker_catches_heat_paid_at_reveal(monkeypatch: pytest.MonkeyPatch
                 car = paid
         return state.with_car(turn.car, car)
 
-    monkeypatch.setattr(gt, "settle_reveal", at_reveal)
+    monkeypatch.setattr(gt, "settle_reveal", at_reveal)  # the reveal's own call
+    monkeypatch.setattr(hooks.settle_reveal, "call", at_reveal)  # a chosen speed's
     assert _scene("unpaid-paid")
 
 

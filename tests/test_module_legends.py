@@ -10,18 +10,18 @@ from dataclasses import replace
 import pytest
 from scenario import kinds, make_car, make_state
 
-import heatcore.legends as legends_module
+import heatcore.heat.modules.legends as legends_module
 from heatcore import IllegalAction, MalformedInput
-from heatcore.actions import LegendShuffle, Shuffle
-from heatcore.driver import greedy_policy, play, random_policy
-from heatcore.engine import apply, legal_actions
-from heatcore.legends import colours, full_deck, legend_car, legend_cards
-from heatcore.notation import parse_action, state_from_json, state_to_json
-from heatcore.rounds import has_adrenaline, next_planner
-from heatcore.setup import random_setup, start_race
-from heatcore.state import LegendDeck, Phase, RaceState
-from heatcore.track import load_track, track_from_dict, track_ids, tracks_dir
-from heatcore.validity import status
+from heatcore.heat.actions import LegendShuffle, Shuffle
+from heatcore.heat.driver import greedy_policy, play, random_policy
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.legends import colours, full_deck, legend_car, legend_cards
+from heatcore.heat.notation import parse_action, state_from_json, state_to_json
+from heatcore.heat.rounds import has_adrenaline, next_planner
+from heatcore.heat.setup import random_setup, start_race
+from heatcore.heat.state import LegendDeck, Phase, RaceState
+from heatcore.heat.track import load_track, track_from_dict, track_ids, tracks_dir
+from heatcore.heat.validity import status
 
 STILL = "U0 U5 S S S H H"  # a player's car with this hand plays U0 and stays put
 # Card 1: yellow diamond 0 helmet 11; red 1/13; gray 1/14; black 2/16; green 2/15; blue 3/18.
@@ -121,7 +121,7 @@ def test_past_the_legend_line_a_legend_moves_corner_speed_plus_diamond() -> None
     assert legend_move(events, 1) == (35, "legend.past-line")  # 3 + diamond 2
     state, events = play_round(legend_state([60], [("black", 28)]))
     assert legend_move(events, 1) == (33, "legend.past-line")
-    from heatcore.state import Conditions
+    from heatcore.heat.state import Conditions
     road = replace(legend_state([60], [("black", 30)]), modules=("weather", "legends"),
                    conditions=Conditions("sun", ("overheat", "limit-plus", "overheat",
                                                  "overheat")))
@@ -242,7 +242,7 @@ def test_races_with_legends_finish_valid_and_round_trip_on_every_track() -> None
 
 @pytest.mark.rules("legend.setup", "weather.module")
 def test_the_command_line_plays_both_modules(capsys: pytest.CaptureFixture[str]) -> None:
-    from heatcore.cli import main
+    from heatcore.tools.cli import main
 
     assert main(["race", "--modules", "weather,legends", "--legends", "3", "--players", "2",
                  "--seed", "3", "--laps", "1"]) == 0

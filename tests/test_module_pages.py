@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from heatcore.garage.cards_page import cards_rst
-from heatcore.module_pages import legends_rst, weather_rst
+from heatcore.tools.heat.garage_cards import cards_rst
+from heatcore.tools.heat.module_pages import legends_rst, weather_rst
 
 MODULES = Path(__file__).resolve().parent.parent / "spec" / "modules"
 

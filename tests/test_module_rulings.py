@@ -14,18 +14,18 @@ from scenario import kinds, make_car, make_state, run
 from test_module_legends import legend_state, play_round
 from test_module_weather import legal_strings, slipstream_state, weathered
 
-from heatcore.actions import Slipstream
-from heatcore.driver import random_policy, random_shuffle
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction
-from heatcore.fast import FastRace
-from heatcore.notation import parse_action
-from heatcore.race_checker import RaceChecker, RuleViolation, check_fast_race, check_race
-from heatcore.rounds import has_adrenaline
-from heatcore.rulings import DEFAULT_RULINGS, make_rulings
-from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import RaceState
-from heatcore.weather import LEGENDS, WEATHER
+from heatcore.framework.errors import IllegalAction
+from heatcore.heat.actions import Slipstream
+from heatcore.heat.driver import random_policy, random_shuffle
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast import FastRace
+from heatcore.heat.modules.weather import LEGENDS, WEATHER
+from heatcore.heat.notation import parse_action
+from heatcore.heat.race_checker import RaceChecker, RuleViolation, check_fast_race, check_race
+from heatcore.heat.rounds import has_adrenaline
+from heatcore.heat.rulings import DEFAULT_RULINGS, make_rulings
+from heatcore.heat.setup import RaceSetup, random_setup, start_race
+from heatcore.heat.state import RaceState
 
 #: The modules both engines play (the fast engine refuses the Garage).
 MODULES = (WEATHER, LEGENDS)

@@ -12,17 +12,17 @@ import pytest
 from scenario import kinds, make_car, make_state, run
 
 from heatcore import IllegalAction, MalformedInput
-from heatcore.actions import Cooldown, SectorCooldown, Slipstream
-from heatcore.cards import BOX_STRESS, HEAT, STRESS
-from heatcore.driver import play as play_race
-from heatcore.driver import random_policy
-from heatcore.engine import apply, legal_actions
-from heatcore.notation import parse_action, state_from_json, state_to_json
-from heatcore.setup import RaceSetup, random_setup, start_race
-from heatcore.state import Conditions, RaceState
-from heatcore.track import load_track, track_from_dict
-from heatcore.validity import status
-from heatcore.weather import road_bag, sector_effect, weather_tokens
+from heatcore.heat.actions import Cooldown, SectorCooldown, Slipstream
+from heatcore.heat.cards import BOX_STRESS, HEAT, STRESS
+from heatcore.heat.driver import play as play_race
+from heatcore.heat.driver import random_policy
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.weather import road_bag, sector_effect, weather_tokens
+from heatcore.heat.notation import parse_action, state_from_json, state_to_json
+from heatcore.heat.setup import RaceSetup, random_setup, start_race
+from heatcore.heat.state import Conditions, RaceState
+from heatcore.heat.track import load_track, track_from_dict
+from heatcore.heat.validity import status
 
 STILL = "U0 U5 S S S H H"  # a background car with this hand plays U0 and stays put
 # USA: corners after spaces 12 (limit 7), 33 (3), 49 (3), 57 (2); sectors 13-33, 34-49,
@@ -88,7 +88,7 @@ def test_each_weather_changes_every_players_starting_cards(
     setup = random_setup("usa", 4, random.Random(9), modules=("weather",))
     decks = []
     rng = random.Random(2)
-    from heatcore.weather import starting_cards
+    from heatcore.heat.modules.weather import starting_cards
     for _ in range(4):
         deck = list(starting_cards(load_track("usa"), weather).deck)
         rng.shuffle(deck)
@@ -131,7 +131,7 @@ def test_a_sector_runs_from_its_corner_line_to_the_next_one() -> None:
     assert sector_effect(state, 20) is None  # a corner token has no sector effect
     assert sector_effect(state, 40) == "free-boost"
     assert sector_effect(state, 60) == "slipstream-plus-2" == sector_effect(state, 5)
-    from heatcore.track import tracks_dir
+    from heatcore.heat.track import tracks_dir
     data = json.loads((tracks_dir() / "usa.json").read_text())
     data["corners"][0]["sector"] = [13, 34]
     with pytest.raises(MalformedInput) as bad:
@@ -311,7 +311,7 @@ def test_overheat_costs_one_more_heat_only_when_over_the_limit() -> None:
 
 @pytest.mark.rules("weather.module", "weather.setup-change", "road.draw")
 def test_weather_races_finish_valid_and_round_trip_on_every_track() -> None:
-    from heatcore.track import track_ids
+    from heatcore.heat.track import track_ids
     for number, track in enumerate(track_ids()):
         rng = random.Random(number)
         setup = random_setup(track, 2 + number, rng, laps=1, modules=("weather",))

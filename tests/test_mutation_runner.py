@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from benchmarks.mutation.forked import PURE_ENV, compiled_modules
-from heatcore.fast import compiled
+from heatcore.heat.fast import compiled
 
 
 def test_the_children_ask_heatcore_fast_for_its_pure_build() -> None:
@@ -20,8 +20,8 @@ def test_the_children_ask_heatcore_fast_for_its_pure_build() -> None:
 def test_a_mutated_module_loaded_from_an_extension_is_named(
         monkeypatch: pytest.MonkeyPatch) -> None:
     source, extension = ModuleType("mut_a"), ModuleType("mut_b")
-    source.__file__ = "/scratch/heatcore/fast/race.py"
-    extension.__file__ = "/scratch/heatcore/fast/race.cpython-311-x86_64-linux-gnu.so"
+    source.__file__ = "/scratch/heatcore/heat/fast/race.py"
+    extension.__file__ = "/scratch/heatcore/heat/fast/race.cpython-311-x86_64-linux-gnu.so"
     monkeypatch.setitem(sys.modules, "mut_a", source)
     monkeypatch.setitem(sys.modules, "mut_b", extension)
     assert compiled_modules({"mut_a", "mut_b", "mut_never_imported"}) == ["mut_b"]

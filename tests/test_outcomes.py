@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from heatcore.cli import main
-from heatcore.driver import play
-from heatcore.outcomes import ModuleChoice, observe_race, observe_races, seated_policy
-from heatcore.setup import random_setup
+from heatcore.heat.driver import play
+from heatcore.heat.setup import random_setup
+from heatcore.tools.cli import main
+from heatcore.tools.heat.outcomes import ModuleChoice, observe_race, observe_races, seated_policy
 
 POLICY_MIX = ("aggressive", "clutter", "greedy")
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from heatcore.cards import canonical
-from heatcore.cli import main
-from heatcore.driver import random_race
-from heatcore.engine import apply, legal_actions
-from heatcore.notation import state_to_json
-from heatcore.perft import Counter, chance_action, perft_setup, perft_start, shuffle_order
-from heatcore.perft_runs import check_reference, count, load_reference, reference_file
-from heatcore.track import track_ids
+from heatcore.heat.cards import canonical
+from heatcore.heat.driver import random_race
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import state_to_json
+from heatcore.heat.perft import Counter, chance_action, perft_setup, perft_start, shuffle_order
+from heatcore.heat.track import track_ids
+from heatcore.tools.cli import main
+from heatcore.tools.heat.perft_runs import check_reference, count, load_reference, reference_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ("round.sequence", "deck.reshuffle")
@@ -152,12 +152,12 @@ def test_perft_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> 
 def test_perft_generate_checks_its_out_folder_before_counting(
         capsys: pytest.CaptureFixture[str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import heatcore.perft_runs
+    import heatcore.tools.heat.perft_runs
 
     def must_not_count(*_: object, **__: object) -> None:
         raise AssertionError("counted before checking --out")
 
-    monkeypatch.setattr(heatcore.perft_runs, "generate", must_not_count)
+    monkeypatch.setattr(heatcore.tools.heat.perft_runs, "generate", must_not_count)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     assert main(["perft", "--generate", "--out", str(blocker / "perft.json")]) == 2
@@ -182,7 +182,7 @@ def _conform(*args: str) -> subprocess.CompletedProcess[str]:
 def test_conform_perft_finds_and_divides_a_planted_bug() -> None:
     """adrenaline_wrong_car gives the adrenaline to the leader: the start and the plans
     agree, so the counts differ first at depth 3, below both plans of round 1."""
-    result = _conform("--impl", f"{sys.executable} -m heatcore.conformance.mutants."
+    result = _conform("--impl", f"{sys.executable} -m heatcore.heat.conformance.mutants."
                       "adrenaline_wrong_car", "--perft", "--perft-depth", "3",
                       "--perft-only", "usa:2")
     assert result.returncode == 1, result.stdout + result.stderr

@@ -15,17 +15,18 @@ from typing import Any
 import pytest
 from planted import ALTERNATIVE_KILLERS, ALTERNATIVES_IGNORED, PLANTED, Planted
 
-from heatcore.conformance.binding import JSON
-from heatcore.conformance.fixtures import fixtures_dir, load_cases, run_case
-from heatcore.conformance.heat import HeatBinding
-from heatcore.registry import ruleset
-from heatcore.rulings import KNOWN_ALTERNATIVES
+from heatcore.framework.conformance.binding import JSON
+from heatcore.framework.conformance.fixtures import load_cases, run_case
+from heatcore.framework.registry import ruleset
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.conformance.corpus import fixtures_dir
+from heatcore.heat.rulings import KNOWN_ALTERNATIVES
 
 #: Rules whose planted bug no fixture can catch, and why (the fixture format starts from a
 #: state, after setup, and has no observation request).
 _SETUP = ("the fixture format starts from a state, after setup: a bug in setting up the race "
           "changes no step of any fixture (the harness's seeded races from a setup catch it)")
-_SEEN = ("what a player sees (heatcore.observe) is not part of the protocol: fixtures compare "
+_SEEN = ("what a player sees (heatcore.heat.observe) is not part of the protocol: fixtures compare "
          "whole states, hidden cards included")
 NO_FIXTURE: dict[str, str] = {
     **{rule: _SETUP for rule in ("setup.track-laps", "setup.spaces-and-spots", "setup.deck",
@@ -35,7 +36,7 @@ NO_FIXTURE: dict[str, str] = {
     **{rule: _SEEN for rule in ("info.cards-revealed", "info.discard-top",
                                 "ruling.discard-pile-order")},
     "info.hidden": "fixtures compare whole states, hidden cards included; what a player sees "
-                   "(heatcore.observe) is not part of the protocol",
+                   "(heatcore.heat.observe) is not part of the protocol",
     **{rule: _SETUP for rule in ("weather.module", "weather.draw", "weather.setup-change",
                                  "road.draw", "legend.setup")},
     "ruling.legend-aggressive-stop": "no race on the base tracks tells the alternatives apart "

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from heatcore.registry import ruleset
-from heatcore.track import load_track
+from heatcore.framework.registry import ruleset
+from heatcore.heat.track import load_track
 from proofs import runner
 from proofs.catalogue import PROOFS, PROVED_MAX_SPEED, PROVED_MAX_SPIN_BACK, Ctx, by_id
 from proofs.encoding import encode_turn

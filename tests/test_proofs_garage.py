@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from heatcore.garage import symbols as sy
-from heatcore.state import Car
+from heatcore.heat.modules.garage import symbols as sy
+from heatcore.heat.state import Car
 from proofs import garage, modules
 from proofs.runner import main as prove_main
 from proofs.track_graph import BASE_TRACKS

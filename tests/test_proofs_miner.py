@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import heatcore.corners
-from heatcore.conformance.fixtures import load_cases, run_case
-from heatcore.conformance.heat import HeatBinding
-from heatcore.notation import state_from_dict
-from heatcore.validity import Problem, status
+import heatcore.heat.corners
+import heatcore.heat.hooks
+from heatcore.framework.conformance.fixtures import load_cases, run_case
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.notation import state_from_dict
+from heatcore.heat.validity import Problem, status
 from proofs import runner
 from proofs.miner import SITUATIONS, mine
 from proofs.mining import mine_situation
@@ -66,7 +67,7 @@ def test_cross_check_names_the_rules_when_the_engine_disagrees(
         monkeypatch: pytest.MonkeyPatch) -> None:
     scene = next(s for s in mine("spin-second-corner", 5) if s.expected.stress_taken > 0)
     assert cross_check(scene, replay(scene)) == []
-    monkeypatch.setattr(heatcore.corners, "spin_stress", lambda gear: 0)  # a wrong engine
+    monkeypatch.setattr(heatcore.heat.corners, "spin_stress", lambda gear: 0)  # a wrong engine
     problems = cross_check(scene, replay(scene))
     assert any("corner.spin" in p and "stress" in p for p in problems), problems
 
@@ -115,8 +116,8 @@ def test_the_module_miner_catches_an_engine_that_breaks_the_rule(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Controls (both remove behaviour): an engine that ignores the Cloud, and one without
     the Overheat's extra Heat, disagree with the encoding on the witnesses."""
-    import heatcore.corners
-    import heatcore.react
+    import heatcore.heat.corners
+    import heatcore.heat.react
     from proofs import module_miner
 
     def problems(name: str) -> list[str]:
@@ -124,9 +125,9 @@ def test_the_module_miner_catches_an_engine_that_breaks_the_rule(
         return module_miner.CASES[name](witness, 1, lambda *args, **kwargs: None)
 
     assert problems("leave-no-cooldown") == [] and problems("overheat-spin") == []
-    monkeypatch.setattr(heatcore.react, "cooldown_allowed", lambda state, car: True)
+    monkeypatch.setattr(heatcore.heat.hooks.cooldown_allowed, "call", lambda state, car: True)
     assert any("weather.no-cooldown" in p for p in problems("leave-no-cooldown"))
-    monkeypatch.setattr(heatcore.corners, "corner_heat",
+    monkeypatch.setattr(heatcore.heat.hooks.corner_heat, "call",
                         lambda state, number, excess: max(0, excess))
     assert any("road.overheat" in p for p in problems("overheat-spin"))
 

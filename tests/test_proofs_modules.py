@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from heatcore.legends import legend_car
-from heatcore.legends import legend_spaces as engine_legend_spaces
-from heatcore.state import Conditions, LegendDeck, Phase, RaceState
-from heatcore.track import load_track
+from heatcore.heat.modules.legends import legend_car
+from heatcore.heat.modules.legends import legend_spaces as engine_legend_spaces
+from heatcore.heat.state import Conditions, LegendDeck, Phase, RaceState
+from heatcore.heat.track import load_track
 from proofs import modules
 from proofs.track_graph import BASE_TRACKS
 

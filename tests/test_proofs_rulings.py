@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 import z3
 
-from heatcore.rulings import make_rulings
+from heatcore.heat.rulings import make_rulings
 from proofs.encoding import Turn, encode_turn, pre_invariants
 from proofs.symbols import size
 from proofs.track_graph import track_facts

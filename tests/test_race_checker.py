@@ -1,4 +1,5 @@
-"""The independent race checker (``heatcore.race_checker`` on ``heatcore.oracle``): the printed
+"""The independent race checker (``heatcore.heat.race_checker`` on ``heatcore.heat.oracle``): the
+printed
 card values, slipstream beside a car, lapped cars, its independence, and planted engine bugs
 it must catch on both engines."""
 
@@ -12,18 +13,18 @@ from typing import Any
 import pytest
 from scenario import bot_choice, kinds, make_car, make_state, run
 
-import heatcore.engine
-import heatcore.fast
-from heatcore import cards
-from heatcore.driver import random_policy
-from heatcore.engine import apply, legal_actions
-from heatcore.fast.compiled import pure
-from heatcore.fast.race import FastRace
-from heatcore.notation import parse_action
-from heatcore.oracle.model import Decision, RaceModel
-from heatcore.oracle.printed import printed_cards
-from heatcore.placement import occupied
-from heatcore.race_checker import (
+import heatcore.heat.engine
+import heatcore.heat.fast
+from heatcore.heat import cards
+from heatcore.heat.driver import random_policy
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.fast.compiled import pure
+from heatcore.heat.fast.race import FastRace
+from heatcore.heat.notation import parse_action
+from heatcore.heat.oracle.model import Decision, RaceModel
+from heatcore.heat.oracle.printed import printed_cards
+from heatcore.heat.placement import occupied
+from heatcore.heat.race_checker import (
     RaceChecker,
     RuleViolation,
     aggressive_policy,
@@ -32,9 +33,9 @@ from heatcore.race_checker import (
     clutter_policy,
     mixed_policy,
 )
-from heatcore.setup import random_setup
-from heatcore.slipstream import SLIPSTREAM_SPACES
-from heatcore.state import RaceState
+from heatcore.heat.setup import random_setup
+from heatcore.heat.slipstream import SLIPSTREAM_SPACES
+from heatcore.heat.state import RaceState
 
 #: The numbers printed on the cards (seed 000, コースとカードの準備), written out by hand.
 PRINTED = {"1": 1, "2": 2, "3": 3, "4": 4, "U0": 0, "U5": 5}
@@ -122,7 +123,7 @@ def _no_slipstream_beside(state: RaceState, car: int) -> bool:
 @pytest.mark.rules("slipstream.eligible")
 def test_checker_catches_an_engine_without_slipstream_beside(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(heatcore.engine, "can_slipstream", _no_slipstream_beside)
+    monkeypatch.setattr(heatcore.heat.engine, "can_slipstream", _no_slipstream_beside)
     with pytest.raises(RuleViolation) as caught:
         checked_run(beside_state(), "P1 gear 1 play 2", "P1 end react")
     assert "slipstream.eligible" in caught.value.rules
@@ -143,7 +144,7 @@ def test_checker_catches_a_fast_engine_without_slipstream_beside(
         return original(self) if ahead or not beside else False
 
     monkeypatch.setattr(pure_race, "_can_slipstream", behind_only)
-    monkeypatch.setattr(heatcore.fast, "FastRace", pure_race)
+    monkeypatch.setattr(heatcore.heat.fast, "FastRace", pure_race)
     assert _first_violation(range(12), fast=True) is not None
 
 
@@ -194,10 +195,12 @@ def test_the_engine_agrees_with_the_checker_on_lapped_cars() -> None:
     checked_run(lapped_state(), "P1 gear 1 play U5", "P1 end react")
 
 
-ENGINE_MODULES = {"heatcore.cards", "heatcore.track", "heatcore.planning", "heatcore.react",
-                  "heatcore.slipstream", "heatcore.placement", "heatcore.cleanup",
-                  "heatcore.rounds", "heatcore.reveal", "heatcore.corners", "heatcore.engine",
-                  "heatcore.fast", "heatcore.values"}
+ENGINE_MODULES = {"heatcore.heat.cards", "heatcore.heat.track", "heatcore.heat.planning",
+                  "heatcore.heat.react",
+                  "heatcore.heat.slipstream", "heatcore.heat.placement", "heatcore.heat.cleanup",
+                  "heatcore.heat.rounds", "heatcore.heat.reveal", "heatcore.heat.corners",
+                  "heatcore.heat.engine",
+                  "heatcore.heat.fast", "heatcore.framework.values"}
 
 
 def test_the_model_imports_nothing_of_the_engine() -> None:

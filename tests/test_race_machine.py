@@ -2,7 +2,7 @@
 
 The machine (``RaceMachine``) sets up a one-lap race on any base track with 2-6 cars and
 lets Hypothesis choose every action and every shuffle (a permutation); after each step
-``heatcore.strategies.RaceChecker`` checks the invariants of the rules (each failure names
+``heatcore.heat.strategies.RaceChecker`` checks the invariants of the rules (each failure names
 its rule IDs). The seeded batch (fixture ``race_batch`` in conftest) drives further
 complete races, with steering policies, through the same checker.
 """
@@ -21,13 +21,13 @@ from hypothesis.stateful import (
     rule,
 )
 
-from heatcore import strategies as hs
-from heatcore.actions import Action
-from heatcore.driver import greedy_policy
-from heatcore.engine import apply, legal_actions
-from heatcore.setup import RaceSetup, start_race
-from heatcore.state import RaceState
-from heatcore.validity import status
+from heatcore.heat import strategies as hs
+from heatcore.heat.actions import Action
+from heatcore.heat.driver import greedy_policy
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.setup import RaceSetup, start_race
+from heatcore.heat.state import RaceState
+from heatcore.heat.validity import status
 
 INVARIANT_RULES = (
     "setup.engine", "react.cooldown", "corner.pay-heat", "react.boost",  # heat

@@ -20,14 +20,15 @@ from typing import Any
 
 import pytest
 
-from heatcore.cli import main
-from heatcore.driver import random_race
-from heatcore.racepage import race_html
-from heatcore.report import race_rounds, standings
-from heatcore.setup import start_race
-from heatcore.state import RaceState, car_name
-from heatcore.svg import state_svg, track_svg
-from heatcore.track import load_track
+from heatcore.heat.driver import random_race
+from heatcore.heat.setup import start_race
+from heatcore.heat.state import RaceState, car_name
+from heatcore.heat.summary import standings
+from heatcore.heat.track import load_track
+from heatcore.tools.cli import main
+from heatcore.tools.heat.racepage import race_html
+from heatcore.tools.heat.report import race_rounds
+from heatcore.tools.heat.svg import state_svg, track_svg
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 
@@ -118,7 +119,7 @@ def stepped(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, An
     found = re.search(r'<pre id="stepper-log">(.*?)</pre>', dom, re.DOTALL)
     assert found, dom[-3000:]
     race = random_race("italia", 3, 4, laps=1, policy=__import__(
-        "heatcore.driver", fromlist=["greedy_policy"]).greedy_policy)
+        "heatcore.heat.driver", fromlist=["greedy_policy"]).greedy_policy)
     states = [start_race(race.setup)[0]]
     states += [r.state for r in race_rounds(race) if (r.turns or r.ranked) and r.state]
     return json.loads(html.unescape(found.group(1))), states
@@ -177,8 +178,8 @@ def test_the_page_of_a_race_names_its_track_and_rounds() -> None:
 
 
 def test_the_readme_picture_is_drawn_by_the_project() -> None:
-    from heatcore.golden import picture_path
-    from heatcore.svg import readme_picture
+    from heatcore.tools.heat.golden import picture_path
+    from heatcore.tools.heat.svg import readme_picture
 
     assert picture_path().read_text(encoding="utf-8") == readme_picture(), \
         "run `heatcore golden --regenerate`"
@@ -192,8 +193,8 @@ def _legend_of(page: str) -> str:
 
 
 def test_the_legend_explains_every_upgrade_card_the_page_shows() -> None:
-    from heatcore.garage.data import upgrades
-    from heatcore.garage.legend import card_text, symbol_text
+    from heatcore.heat.modules.garage.data import upgrades
+    from heatcore.tools.heat.garage_legend import card_text, symbol_text
 
     race = random_race("usa", 3, 2, laps=1, modules=("garage",))
     page = race_html(race)

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from heatcore import IllegalAction, MalformedInput, apply, legal_actions
-from heatcore.actions import Plan, Shuffle
-from heatcore.driver import greedy_policy, random_race, replay
-from heatcore.engine import check_action
-from heatcore.errors import InvalidState
-from heatcore.notation import parse_action, state_from_json, state_to_json
-from heatcore.racelog import load_race, save_race
-from heatcore.state import Phase
-from heatcore.validity import Problem, status, validate
+from heatcore.framework.errors import InvalidState
+from heatcore.heat.actions import Plan, Shuffle
+from heatcore.heat.driver import greedy_policy, random_race, replay
+from heatcore.heat.engine import check_action
+from heatcore.heat.notation import parse_action, state_from_json, state_to_json
+from heatcore.heat.racelog import load_race, save_race
+from heatcore.heat.state import Phase
+from heatcore.heat.validity import Problem, status, validate
 
 TRACKS = ["usa", "italia", "france", "great-britain"]
 
@@ -134,7 +134,7 @@ def test_state_breaking_invariants_is_named_by_validate() -> None:
 @pytest.mark.rules("round.sequence")
 def test_cli_race_writes_a_log_that_replay_plays_back(tmp_path: Path) -> None:
     log = tmp_path / "race.json"
-    cmd = [sys.executable, "-m", "heatcore.cli"]
+    cmd = [sys.executable, "-m", "heatcore.tools.cli"]
     race = subprocess.run([*cmd, "race", "--track", "italia", "--players", "3", "--seed", "5",
                            "--laps", "1", "--json", str(log)],
                           capture_output=True, text=True, check=True)

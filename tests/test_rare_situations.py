@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from heatcore import strategies as hs
+from heatcore.heat import strategies as hs
 
 RULES_OF_SITUATION = {
     "spin-out": ("corner.spin",),

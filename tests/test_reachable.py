@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.fixtures import fixtures_dir
-from heatcore.notation import state_from_dict, state_to_dict
-from heatcore.state import RaceState
+from heatcore.heat.conformance.corpus import fixtures_dir
+from heatcore.heat.notation import state_from_dict, state_to_dict
+from heatcore.heat.state import RaceState
 from proofs.miner import SITUATIONS, mine
 from proofs.reachable import MAX_MOVE, problems
 from proofs.witness import start_state

@@ -18,13 +18,13 @@ import pytest
 import z3
 from scenario import bot_choice, make_car, make_state
 
-import heatcore.cards
-import heatcore.engine
-from heatcore.driver import random_shuffle
-from heatcore.engine import apply
-from heatcore.notation import parse_action
-from heatcore.rulings import DEFAULT_RULINGS, KNOWN_ALTERNATIVES, MODULE_RULINGS, make_rulings
-from heatcore.state import RaceState
+import heatcore.heat.cards
+import heatcore.heat.engine
+from heatcore.heat.driver import random_shuffle
+from heatcore.heat.engine import apply
+from heatcore.heat.notation import parse_action
+from heatcore.heat.rulings import DEFAULT_RULINGS, KNOWN_ALTERNATIVES, MODULE_RULINGS, make_rulings
+from heatcore.heat.state import RaceState
 from proofs import runner
 from proofs.pinning import model
 from proofs.refine import Report, check_turn, confirm_unique, describe, refine
@@ -86,7 +86,7 @@ def test_refinement_catches_a_bug_that_removes_behaviour(bug: str) -> None:
 @pytest.mark.rules("reveal.speed", "speed.turn-total")
 def test_refinement_catches_an_engine_where_u5_is_worth_4(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(heatcore.cards.VALUE, "U5", 4)
+    monkeypatch.setitem(heatcore.heat.cards.VALUE, "U5", 4)
     report = refine(300, stop_at=1)
     assert report.disagreements
     assert any({"reveal.speed", "speed.turn-total"} & set(d.rules)
@@ -96,7 +96,7 @@ def test_refinement_catches_an_engine_where_u5_is_worth_4(
 @pytest.mark.rules("slipstream.eligible")
 def test_refinement_catches_an_engine_without_slipstream_beside(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    right = heatcore.engine.can_slipstream
+    right = heatcore.heat.engine.can_slipstream
 
     def only_ahead(state: RaceState, car: int) -> bool:
         me = state.cars[car]
@@ -106,7 +106,7 @@ def test_refinement_catches_an_engine_without_slipstream_beside(
                     for i, o in enumerate(state.cars) if i != car and i in state.on_track())
         return right(state, car) and (ahead or not beside)
 
-    monkeypatch.setattr(heatcore.engine, "can_slipstream", only_ahead)
+    monkeypatch.setattr(heatcore.heat.engine, "can_slipstream", only_ahead)
     report = refine(1500, stop_at=1)
     assert report.disagreements
     assert all("slipstream.eligible" in d.rules for d in report.disagreements), \

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_rallyman import main as bench_main
-from heatcore.cli import main
+from heatcore.tools.cli import main
 
 
 def test_race_prints_a_play_by_play_and_writes_a_log_that_replays(
@@ -75,9 +75,9 @@ def test_conform_passes_against_heatcore_serve_for_rallyman(serve: str, tmp_path
     seeded races."""
     import sys
 
-    from heatcore.conformance.harness import main as conform_main
+    from heatcore.framework.conformance.harness import main as conform_main
 
-    impl = f"{sys.executable} -m heatcore.cli {serve}"
+    impl = f"{sys.executable} -m heatcore.tools.cli {serve}"
     code = conform_main(["--ruleset", "rallyman-gt", "--impl", impl, "--races", "2",
                          "--report", str(tmp_path)])
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
@@ -98,7 +98,7 @@ def test_conform_catches_a_broken_rallyman_engine(mutant: str, tmp_path: Path) -
     import json
     import sys
 
-    from heatcore.conformance.harness import main as conform_main
+    from heatcore.framework.conformance.harness import main as conform_main
     from heatcore.rallyman.mutants import BROKEN
 
     impl = f"{sys.executable} -m heatcore.rallyman.mutants {mutant}"

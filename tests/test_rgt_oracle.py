@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from heatcore.conformance.binding import Step
-from heatcore.conformance.reference import record
+from heatcore.framework.conformance.binding import Step
+from heatcore.framework.conformance.reference import record
 from heatcore.rallyman import mutants
 from heatcore.rallyman.driver import ENGINE, POLICIES
 from heatcore.rallyman.notation import state_to_dict

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from heatcore.events import Event
+from heatcore.framework.events import Event
 from heatcore.rallyman import moves
 from heatcore.rallyman.actions import Action, Dice, Lay
 from heatcore.rallyman.driver import Race, play, random_policy, replay, sensible_policy

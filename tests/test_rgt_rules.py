@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from rgt_scenario import PG, act, car, dice_of, lays, legal, position, run
 
-from heatcore.errors import IllegalAction
+from heatcore.framework.errors import IllegalAction
 from heatcore.rallyman.actions import Dice
 from heatcore.rallyman.components import DOUBLE_ZERO, dashboard
 from heatcore.rallyman.engine import apply, chance_outcomes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rgt_scenario import car, dice_of, position, run
 
-from heatcore.errors import MalformedInput
+from heatcore.framework.errors import MalformedInput
 from heatcore.rallyman.components import DOUBLE_ZERO, dashboard
 from heatcore.rallyman.options import Options, options_from_dict, switches
 from heatcore.rallyman.spec import rules

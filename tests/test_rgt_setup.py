@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.harness import run as conform_run
-from heatcore.conformance.protocol import handle
-from heatcore.conformance.schema import check
+from heatcore.framework.conformance.harness import run as conform_run
+from heatcore.framework.conformance.protocol import handle
+from heatcore.framework.conformance.schema import check
 from heatcore.rallyman.attribution import setup_attribution
 from heatcore.rallyman.binding import RallymanBinding
 from heatcore.rallyman.notation import setup_to_dict

@@ -11,9 +11,9 @@ import pytest
 from scenario import bot_choice, kinds, make_car, make_state, run
 
 from heatcore import IllegalAction
-from heatcore.engine import apply, legal_actions
-from heatcore.notation import parse_action
-from heatcore.state import RaceState
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import parse_action
+from heatcore.heat.state import RaceState
 
 FILLER = "1 1 1 2 2 2 3"
 STILL = "U0 U5 S S S H H"  # a background car with this hand plays U0 and stays put
@@ -298,7 +298,7 @@ def test_the_supply_is_the_boxs_37_stress_less_three_per_deck(players: int) -> N
 
 @pytest.mark.rules("deck.reshuffle")
 def test_a_shuffle_of_another_car_or_other_cards_is_refused_by_deck_reshuffle() -> None:
-    from heatcore.actions import Shuffle
+    from heatcore.heat.actions import Shuffle
 
     car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
     car = replace(car, deck=(), discard=car.deck)
@@ -315,7 +315,7 @@ def test_a_shuffle_of_another_car_or_other_cards_is_refused_by_deck_reshuffle() 
 
 @pytest.mark.rules("play.card-count", "discard.optional")
 def test_cards_out_of_the_canonical_order_are_refused_by_the_rule_of_the_step() -> None:
-    from heatcore.actions import Discard, Plan
+    from heatcore.heat.actions import Discard, Plan
 
     state = make_state(make_car(0, gear=2, hand="1 2 S U5 U0 4 4"), make_car(-9, hand=FILLER))
     for cards in (("S", "U5"), ("U5", "4")):
@@ -380,7 +380,7 @@ def test_a_choice_of_another_car_is_refused_by_the_turn_order() -> None:
 
 @pytest.mark.rules("finish.removed")
 def test_a_finished_race_offers_no_action() -> None:
-    from heatcore.driver import random_race
+    from heatcore.heat.driver import random_race
 
     final = random_race("usa", 2, seed=3, laps=1).final
     assert final.is_over() and legal_actions(final) == ()
@@ -389,7 +389,7 @@ def test_a_finished_race_offers_no_action() -> None:
 
 @pytest.mark.rules("deck.reshuffle")
 def test_only_the_car_whose_deck_ran_out_shuffles() -> None:
-    from heatcore.actions import Shuffle
+    from heatcore.heat.actions import Shuffle
 
     car = make_car(0, gear=2, hand="S 4 1 1 2 2 3", deck_top="")
     car = replace(car, deck=(), discard=car.deck)
@@ -402,8 +402,8 @@ def test_only_the_car_whose_deck_ran_out_shuffles() -> None:
 
 @pytest.mark.rules("ruling.hand-over-limit", "replenish.draw")
 def test_a_hand_over_seven_draws_nothing() -> None:
-    from heatcore.cleanup import draw_to_hand_size
-    from heatcore.state import Phase, Stage, Turn
+    from heatcore.heat.cleanup import draw_to_hand_size
+    from heatcore.heat.state import Phase, Stage, Turn
 
     state = make_state(make_car(0, hand="1 1 1 2 2 2 3"), make_car(-9, hand=STILL))
     big = replace(state.cars[0], hand=("1", "1", "1", "2", "2", "2", "3", "S"))

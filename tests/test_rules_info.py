@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from scenario import kinds, make_car, make_state
 
-from heatcore.engine import apply
-from heatcore.notation import parse_action
-from heatcore.observe import observation
-from heatcore.state import Phase, RaceState
+from heatcore.heat.engine import apply
+from heatcore.heat.notation import parse_action
+from heatcore.heat.observe import observation
+from heatcore.heat.state import Phase, RaceState
 
 FILLER = "1 1 1 2 2 2 3"
 

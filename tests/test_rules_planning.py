@@ -6,9 +6,9 @@ import pytest
 from scenario import kinds, make_car, make_state, run
 
 from heatcore import IllegalAction
-from heatcore.engine import apply, legal_actions
-from heatcore.notation import parse_action
-from heatcore.planning import is_cluttered, reachable_gears
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import parse_action
+from heatcore.heat.planning import is_cluttered, reachable_gears
 
 
 def _rejects(state, text: str) -> str:

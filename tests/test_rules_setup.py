@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from heatcore import MalformedInput, RaceSetup, random_setup, start_race
-from heatcore.cards import BOX_STRESS, starting_deck
-from heatcore.engine import apply, legal_actions
-from heatcore.observe import observation
-from heatcore.state import Phase
-from heatcore.track import load_track, track_ids
+from heatcore.heat.cards import BOX_STRESS, starting_deck
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.observe import observation
+from heatcore.heat.state import Phase
+from heatcore.heat.track import load_track, track_ids
 
 
 def _start(players: int = 4, seed: int = 1, track: str = "usa", laps: int | None = None):
@@ -139,8 +139,8 @@ def test_the_first_race_is_on_usa() -> None:
     import contextlib
     import io
 
-    from heatcore.cli import main
-    from heatcore.setup import first_track
+    from heatcore.heat.setup import first_track
+    from heatcore.tools.cli import main
 
     assert first_track() == "usa"
     out = io.StringIO()
@@ -151,7 +151,7 @@ def test_the_first_race_is_on_usa() -> None:
 
 @pytest.mark.rules("race.goal", "finish.ranking")
 def test_a_race_ends_when_every_car_has_driven_its_laps_and_is_ranked() -> None:
-    from heatcore.driver import random_race
+    from heatcore.heat.driver import random_race
 
     race = random_race("usa", 4, seed=3, laps=1)
     final = race.final

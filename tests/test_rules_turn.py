@@ -9,10 +9,10 @@ import pytest
 from scenario import kinds, make_car, make_state, run
 
 from heatcore import IllegalAction
-from heatcore.cards import canonical
-from heatcore.engine import apply, legal_actions
-from heatcore.notation import parse_action
-from heatcore.state import Phase
+from heatcore.heat.cards import canonical
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import parse_action
+from heatcore.heat.state import Phase
 
 FILLER = "1 1 1 2 2 2 3"
 STILL = "U0 U5 S S S H H"  # a background car with this hand plays U0 and stays put
@@ -99,7 +99,7 @@ def test_five_car_race_gives_adrenaline_to_the_last_two_even_after_cars_finish()
     for _ in range(5):
         state = apply(state, legal_actions(state)[0])[0]
     # walk the round and record who was offered adrenaline at turn start
-    from heatcore.rounds import has_adrenaline
+    from heatcore.heat.rounds import has_adrenaline
     adrenaline = [i for i in state.order if has_adrenaline(state, i)]
     assert adrenaline == [3, 4]
     # with three cars already ranked, the two left both get it (count fixed at 2)
@@ -323,7 +323,7 @@ def test_later_mover_that_ends_further_ahead_wins() -> None:
 
 @pytest.mark.rules("finish.removed")
 def test_the_race_goes_on_until_every_car_has_finished() -> None:
-    from heatcore.driver import random_race
+    from heatcore.heat.driver import random_race
 
     race = random_race("usa", 3, seed=11, laps=1)
     assert race.final.phase is Phase.OVER and len(race.final.ranking) == 3

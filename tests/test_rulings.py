@@ -8,12 +8,12 @@ from dataclasses import replace
 import pytest
 from scenario import kinds, make_car, make_state, run
 
-from heatcore.cards import canonical
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction
-from heatcore.notation import parse_action
-from heatcore.rulings import make_rulings
-from heatcore.state import RaceState, Stage
+from heatcore.framework.errors import IllegalAction
+from heatcore.heat.cards import canonical
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.notation import parse_action
+from heatcore.heat.rulings import make_rulings
+from heatcore.heat.state import RaceState, Stage
 
 FILLER = "1 1 1 2 2 2 3"
 STILL = "U0 U5 S S S H H"
@@ -96,12 +96,12 @@ def test_replenish_stops_when_deck_and_discard_are_both_empty() -> None:
 
 @pytest.mark.rules("ruling.replenish-empty", "ruling.hand-over-limit")
 def test_draw_stops_short_when_nothing_is_left_and_never_over_seven() -> None:
-    from heatcore.cleanup import draw_to_hand_size
+    from heatcore.heat.cleanup import draw_to_hand_size
 
     state = make_state(make_car(0, hand="1 1 1 2 2 2 3"), make_car(-9, hand=STILL))
     car = replace(state.cars[0], hand=("1", "2"), deck=(), discard=())
     state = state.with_car(0, car)
-    from heatcore.state import Phase, Turn
+    from heatcore.heat.state import Phase, Turn
 
     turn = Turn(car=0, stage=Stage.REPLENISH, start_position=0)
     state = replace(state, phase=Phase.TURN, turn=turn)
@@ -324,7 +324,7 @@ def test_a_car_set_back_before_a_corner_line_does_not_check_it() -> None:
 @pytest.mark.rules("ruling.lap-count", "setup.track-laps", "finish.line")
 @pytest.mark.parametrize("laps", [1, 3])
 def test_races_of_other_lengths_than_the_board_play_to_the_end(laps: int) -> None:
-    from heatcore.driver import random_race
+    from heatcore.heat.driver import random_race
 
     race = random_race("usa", 3, seed=laps, laps=laps)
     assert race.final.is_over() and race.final.laps == laps

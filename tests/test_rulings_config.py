@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from heatcore.cli import main as cli_main
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.protocol import handle
-from heatcore.driver import random_race
-from heatcore.errors import MalformedInput
-from heatcore.notation import (
+from heatcore.framework.conformance.protocol import handle
+from heatcore.framework.errors import MalformedInput
+from heatcore.framework.registry import ruleset
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.driver import random_race
+from heatcore.heat.notation import (
     setup_from_dict,
     setup_to_dict,
     state_from_dict,
@@ -23,9 +23,9 @@ from heatcore.notation import (
     state_to_dict,
     state_to_json,
 )
-from heatcore.registry import ruleset
-from heatcore.rulings import KNOWN_ALTERNATIVES, make_rulings, parse_ruling_option, switches
-from heatcore.setup import start_race
+from heatcore.heat.rulings import KNOWN_ALTERNATIVES, make_rulings, parse_ruling_option, switches
+from heatcore.heat.setup import start_race
+from heatcore.tools.cli import main as cli_main
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
@@ -146,8 +146,8 @@ def _alternatives() -> list[tuple[str, str]]:
 def test_the_race_checker_passes_races_under_each_alternative(ruling: str, choice: str) -> None:
     import random
 
-    from heatcore.race_checker import check_race, mixed_policy
-    from heatcore.setup import random_setup
+    from heatcore.heat.race_checker import check_race, mixed_policy
+    from heatcore.heat.setup import random_setup
 
     for seed in range(3):
         rng = random.Random(seed)
@@ -161,7 +161,7 @@ def test_the_race_checker_passes_races_under_each_alternative(ruling: str, choic
 def test_conform_plays_its_races_under_the_given_rulings(tmp_path: Path) -> None:
     import sys
 
-    from heatcore.conformance.harness import main as conform_main
+    from heatcore.framework.conformance.harness import main as conform_main
 
     def conform(impl: str) -> dict[str, Any]:
         folder = tmp_path / impl.split()[0].rsplit(".", 1)[-1]
@@ -174,5 +174,5 @@ def test_conform_plays_its_races_under_the_given_rulings(tmp_path: Path) -> None
     honest = conform("heatcore serve")
     assert honest["exit"] == 0 and honest["races"]["pass"] == 2
     # an engine that plays the defaults whatever the race chose is caught
-    wrong = conform("heatcore.conformance.mutants.rulings_ignored")
+    wrong = conform("heatcore.heat.conformance.mutants.rulings_ignored")
     assert wrong["exit"] == 1 and wrong["races"]["fail"] >= 1

@@ -19,10 +19,10 @@ import json
 import random
 from typing import Any
 
-from heatcore.conformance import PROTOCOL
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.protocol import handle, serve
-from heatcore.weather import MODULES
+from heatcore.framework.conformance import PROTOCOL
+from heatcore.framework.conformance.protocol import handle, serve
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.modules.weather import MODULES
 
 
 def _session(seeds: range) -> list[str]:

@@ -14,13 +14,13 @@ import json
 import sys
 from typing import Any
 
-from heatcore.conformance import PROTOCOL
-from heatcore.conformance.binding import Binding, RandomRace
-from heatcore.conformance.heat import HeatBinding
-from heatcore.conformance.protocol import EngineProcess, handle, request_batches, serve
+from heatcore.framework.conformance import PROTOCOL
+from heatcore.framework.conformance.binding import Binding, RandomRace
+from heatcore.framework.conformance.protocol import EngineProcess, handle, request_batches, serve
+from heatcore.heat.conformance.binding import HeatBinding
 from heatcore.rallyman.binding import RallymanBinding
 
-SERVE = [sys.executable, "-m", "heatcore.cli", "serve"]
+SERVE = [sys.executable, "-m", "heatcore.tools.cli", "serve"]
 #: Seconds per reply before the engine counts as hung: a guard only, never reached by a
 #: working engine however loaded the machine (no test depends on wall time).
 HANG_GUARD = 3600.0

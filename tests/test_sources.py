@@ -7,7 +7,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from heatcore.registry import ruleset
+from heatcore.framework.registry import ruleset
 
 SOURCES = Path(__file__).resolve().parent.parent / "spec" / "sources.toml"
 
@@ -43,7 +43,7 @@ def test_each_track_says_what_was_checked_against_the_board_and_what_was_not() -
     USA, the first corner and its Legend line only for USA and GB; the rest is BGA data."""
     import json
 
-    from heatcore.track import tracks_dir
+    from heatcore.heat.track import tracks_dir
 
     order_checked = {"usa"}
     first_corner_checked = {"usa", "great-britain"}

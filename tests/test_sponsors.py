@@ -13,19 +13,19 @@ from typing import Any
 import pytest
 from garage_scenario import garage_car, garage_state, to_turn
 
-from heatcore import MalformedInput, cleanup
-from heatcore import engine as engine_module
-from heatcore.actions import ChooseSpeed, Discard, EndReact, GainSponsor, Plan, UseSymbol
-from heatcore.cards import VALUE, canonical
-from heatcore.championship.log import championship_to_dict
-from heatcore.championship.season import play_championship
-from heatcore.championship_check import ChampionshipCheckFailure, check_championship_log
-from heatcore.conformance.schema import check as check_schema
-from heatcore.engine import apply, legal_actions
-from heatcore.errors import IllegalAction
-from heatcore.events import Event
-from heatcore.garage import symbols as sy
-from heatcore.notation import (
+from heatcore import MalformedInput
+from heatcore.framework.conformance.schema import check as check_schema
+from heatcore.framework.errors import IllegalAction
+from heatcore.framework.events import Event
+from heatcore.heat import cleanup, hooks
+from heatcore.heat.actions import ChooseSpeed, Discard, EndReact, GainSponsor, Plan, UseSymbol
+from heatcore.heat.cards import VALUE, canonical
+from heatcore.heat.championship_check import ChampionshipCheckFailure, check_championship_log
+from heatcore.heat.engine import apply, legal_actions
+from heatcore.heat.modules.championship.log import championship_to_dict
+from heatcore.heat.modules.championship.season import play_championship
+from heatcore.heat.modules.garage import symbols as sy
+from heatcore.heat.notation import (
     parse_action,
     setup_from_dict,
     setup_to_dict,
@@ -33,10 +33,10 @@ from heatcore.notation import (
     state_to_dict,
     state_to_json,
 )
-from heatcore.race_checker import RuleViolation, replay_checked
-from heatcore.setup import start_race
-from heatcore.state import RaceState, Stage
-from heatcore.validity import status
+from heatcore.heat.race_checker import RuleViolation, replay_checked
+from heatcore.heat.setup import start_race
+from heatcore.heat.state import RaceState, Stage
+from heatcore.heat.validity import status
 
 UPS = ("G8", "G11", "G34")
 OTHER = ("G1", "G2", "G3")
@@ -266,7 +266,7 @@ def test_planted_bug_a_played_sponsor_to_the_discard_pile_is_caught(
 def test_planted_bug_a_gained_sponsor_not_put_in_hand_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:
     race = _race_with_sponsor_plays()
-    real = engine_module.gain_sponsor
+    real = hooks.gain_sponsor.call
 
     def lost(state: RaceState, action: GainSponsor, events: list[Event]) -> RaceState:
         after = real(state, action, events)
@@ -275,7 +275,7 @@ def test_planted_bug_a_gained_sponsor_not_put_in_hand_is_caught(
         hand.remove(action.card)
         return after.with_car(action.car, replace(car, hand=tuple(hand)))
 
-    monkeypatch.setattr(engine_module, "gain_sponsor", lost)
+    monkeypatch.setattr(hooks.gain_sponsor, "call", lost)
     with pytest.raises(RuleViolation, match=r"sponsor\.in-hand"):
         replay_checked(race.setup, list(race.actions))
     bad = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
@@ -307,7 +307,7 @@ def test_every_step_of_a_championship_with_sponsor_plays_passes_the_race_checker
 
 @pytest.mark.rules("sponsor.given-at-once", "sponsor.in-hand")
 def test_a_log_whose_given_cards_differ_from_the_earned_ones_is_refused() -> None:
-    from heatcore.championship.log import replay_championship
+    from heatcore.heat.modules.championship.log import replay_championship
 
     log = json.loads(json.dumps(championship_to_dict(play_championship(1961, 3, 0))))
     actions = log["races"][0]["race"]["actions"]
@@ -326,7 +326,7 @@ def test_a_log_whose_given_cards_differ_from_the_earned_ones_is_refused() -> Non
 
 @pytest.mark.rules("sponsor.deck", "sponsor.in-hand")
 def test_validity_counts_every_sponsor_card_of_a_car_and_of_the_box() -> None:
-    from heatcore.validity import Problem
+    from heatcore.heat.validity import Problem
 
     state = holding("S83")
     garage = state.garage
@@ -340,7 +340,7 @@ def test_validity_counts_every_sponsor_card_of_a_car_and_of_the_box() -> None:
 
 @pytest.mark.rules("sponsor.play", "play.playable-cards")
 def test_planted_bug_sponsors_not_playable_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from heatcore import planning
+    from heatcore.heat import planning
 
     race = _race_with_sponsor_plays()
     monkeypatch.setattr(planning, "PLAYABLE", planning.PLAYABLE - {"S80", "S81", "S82",

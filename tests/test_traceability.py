@@ -9,16 +9,7 @@ from pathlib import Path
 import pytest
 from rule_marks import rule_marks
 
-import heatcore.championship.log
-import heatcore.engine
-import heatcore.observe
-import heatcore.rallyman.driver
-import heatcore.rallyman.setup
-import heatcore.rallyman.track
-import heatcore.rallyman.validity
-import heatcore.setup
-import heatcore.validity  # noqa: F401  (imports register @implements)
-from heatcore.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
+from heatcore.framework.registry import GAMES, IMPLEMENTATIONS, all_rule_ids, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULE_CHAPTERS = {"weather", "legends", "garage", "championship"}
@@ -85,7 +76,7 @@ def test_rallyman_ids_carry_the_rgt_prefix() -> None:
 
 
 def test_the_combined_rulebook_titles_each_rallyman_chapter_with_its_game() -> None:
-    from heatcore.registry import combined_ruleset
+    from heatcore.framework.registry import combined_ruleset
 
     titles = {c.id: c.title for c in combined_ruleset().chapters}
     assert titles["rgt.corner"] == "Rallyman GT: Corners"

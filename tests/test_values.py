@@ -1,4 +1,5 @@
-"""``heatcore.values.replace`` gives what ``dataclasses.replace`` gives, on every engine value
+"""``heatcore.framework.values.replace`` gives what ``dataclasses.replace`` gives, on every engine
+value
 class, and refuses a field the class does not have.
 
 Independent of: the copiers' generated source (the standard library's ``replace`` rebuilds
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from heatcore.conformance.heat import HeatBinding
-from heatcore.notation import state_from_dict
-from heatcore.values import replace
+from heatcore.framework.values import replace
+from heatcore.heat.conformance.binding import HeatBinding
+from heatcore.heat.notation import state_from_dict
 
 
 def test_replace_is_dataclasses_replace_on_states_cars_and_turns() -> None:
@@ -61,10 +62,10 @@ def test_replace_on_a_class_with_a_slotted_base_copies_through_object() -> None:
 
 
 def _quick_classes() -> list[type]:
-    from heatcore.actions import ACTION_CLASSES
-    from heatcore.events import Event
-    from heatcore.placement import Occupancy
-    from heatcore.state import Turn
+    from heatcore.framework.events import Event
+    from heatcore.heat.actions import ACTION_CLASSES
+    from heatcore.heat.placement import Occupancy
+    from heatcore.heat.state import Turn
 
     return sorted([*ACTION_CLASSES, Event, Occupancy, Turn], key=lambda cls: cls.__name__)
 

@@ -29,15 +29,15 @@ other's order. A mutant whose statement no test executes survives without runnin
 executes ..." in its output). ``run --all-tests`` runs the whole command for every mutant
 (the old way); ``retest`` always runs the whole command, so every survivor of a selected run
 is checked again the old way.
-The fast engine's modules are compiled by mypyc at install (``heatcore.fast.compiled``); a
+The fast engine's modules are compiled by mypyc at install (``heatcore.heat.fast.compiled``); a
 mutant of one must run as its mutated source. Three things see to it: the scratch copy holds
 no compiled extension (``git ls-files`` leaves the ignored ``*.so`` out), the children run
 with ``HEATCORE_FAST=pure``, and a child that finds a mutated module loaded from anything
 but its ``.py`` file stops the session (``forked.compiled_modules``). Checked by hand on
 2026-12-02 in a copy holding the installed ``*.so`` and ``compiled.json``: unmutated,
-``heatcore.fast.BUILD`` was ``compiled``; with ``race.py``'s slipstream move made one space
+``heatcore.heat.fast.BUILD`` was ``compiled``; with ``race.py``'s slipstream move made one space
 short, it was ``pure (the sources changed since the compiled build ...)``,
-``heatcore.fast.race.__file__`` was the ``.py`` and the rule test
+``heatcore.heat.fast.race.__file__`` was the ``.py`` and the rule test
 ``test_slipstream_never_crosses_the_final_finish_line`` failed on the fast engine
 (``tests/test_fast_rules.py``); restored, it passed again.
 

@@ -6,9 +6,9 @@ per mutant (one at a time: one worker). The child writes the mutation into the s
 and stores the outcome in the session's database as ``cosmic-ray exec`` would. The mutated
 modules' bytecode is deleted before each child, so a mutant never runs a stale ``.pyc``.
 
-A module compiled by mypyc (the fast engine's, ``heatcore.fast.compiled``) must run as its
+A module compiled by mypyc (the fast engine's, ``heatcore.heat.fast.compiled``) must run as its
 mutated source, never as the extension built from the unmutated one: the scratch copy holds
-no extension (``git ls-files`` leaves ignored files out), ``heatcore.fast`` falls back to the
+no extension (``git ls-files`` leaves ignored files out), ``heatcore.heat.fast`` falls back to the
 source when it differs from the build's digest, and on top of both the children run with
 ``HEATCORE_FAST=pure``; a child that still finds a mutated module loaded from anything but
 its ``.py`` file stops the session (:func:`compiled_modules`)."""
@@ -37,7 +37,7 @@ from benchmarks.mutation import selection
 STALE = 97
 #: The child's exit code when a mutated module ran from a compiled extension.
 COMPILED = 98
-#: Makes ``heatcore.fast`` load its pure Python modules (``heatcore.fast.compiled.ENV``).
+#: Makes ``heatcore.heat.fast`` load its pure Python modules (``heatcore.heat.fast.compiled.ENV``).
 PURE_ENV = ("HEATCORE_FAST", "pure")
 
 
@@ -112,7 +112,7 @@ def _in_child(out: IO[str], mutated: set[str], body: Callable[[], int]) -> int:
     code = 3
     try:
         _forget({name for name in sys.modules
-                 if name in mutated or name.startswith("heatcore.fast")
+                 if name in mutated or name.startswith("heatcore.heat.fast")
                  or name.startswith("test_") or name in ("scenario", "conftest")})
         code = body()
     finally:
@@ -265,7 +265,7 @@ def _coverage_map(where: Path, args: list[str], modules: list[str], timeout: flo
         found = selection.measure(where, args, modules, key)
         # imported here, in the child: heatcore/__init__ imports the engine, which the
         # parent must not hold (see _preload); the tests have imported it by now
-        from heatcore.files import write_atomic
+        from heatcore.framework.files import write_atomic
 
         write_atomic(path, json.dumps(found) + "\n")
         return 0 if found["ok"] else 1

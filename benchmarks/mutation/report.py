@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.mutation import selection
-from heatcore.files import write_atomic
+from heatcore.framework.files import write_atomic
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -116,7 +116,7 @@ def retest(name: str, on_head: bool = False) -> int:
         shutil.copytree(ROOT / "tests", where / "tests", dirs_exist_ok=True)
         shutil.copytree(ROOT / "heatcore" / "oracle", where / "heatcore" / "oracle",
                         dirs_exist_ok=True)
-        for rel in ("heatcore/race_checker.py", "spec/cards.toml"):
+        for rel in ("heatcore/heat/race_checker.py", "spec/cards.toml"):
             shutil.copy2(ROOT / rel, where / rel)
     command = config["test-command"].split()
     base = subprocess.run(command, cwd=target, text=True, capture_output=True)

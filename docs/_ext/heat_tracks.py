@@ -1,4 +1,5 @@
-"""Sphinx extension: a page and an SVG diagram per Heat track (drawn by ``heatcore.svg`` from
+"""Sphinx extension: a page and an SVG diagram per Heat track (drawn by ``heatcore.tools.heat.svg``
+from
 the track graph), the sample race of the home page and the page that steps through it.
 Everything is computed by heatcore when the site is built.
 """
@@ -11,12 +12,12 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from heatcore.driver import Race, greedy_policy, play
-from heatcore.racepage import race_fragment, round_note
-from heatcore.report import LEGEND, play_by_play, race_rounds
-from heatcore.setup import random_setup
-from heatcore.svg import track_svg
-from heatcore.track import Track, load_track, track_ids
+from heatcore.heat.driver import Race, greedy_policy, play
+from heatcore.heat.setup import random_setup
+from heatcore.heat.track import Track, load_track, track_ids
+from heatcore.tools.heat.racepage import race_fragment, round_note
+from heatcore.tools.heat.report import LEGEND, play_by_play, race_rounds
+from heatcore.tools.heat.svg import track_svg
 
 #: The race of the annotated page and of the home page's sample output.
 SAMPLE_RACE = ("italia", 3, 1, 16)  # track, cars, laps, seed (greedy drivers)

@@ -2,7 +2,7 @@
 ``spec/rallyman/tracks/*.json`` and a short annotated race played by the engine.
 
 The rule chapters and rulings of Rallyman GT come from the shared rulebook generator
-(``rulebook.py``), which reads every ruleset of ``heatcore.registry.GAMES``.
+(``rulebook.py``), which reads every ruleset of ``heatcore.framework.registry.GAMES``.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def track_page(track: dict[str, Any]) -> str:
 def race_page(root: Path) -> str:
     """A short race on the proving ground, played by the engine when the site is built."""
     from heatcore.rallyman.driver import random_race
-    from heatcore.rallyman.report import play_by_play
+    from heatcore.tools.rallyman.report import play_by_play
 
     race = random_race("proving-ground", 2, seed=11, laps=1)
     del root
@@ -118,7 +118,7 @@ def race_page(root: Path) -> str:
 
 def index_page(tracks: list[dict[str, Any]]) -> str:
     """The Rallyman GT part's landing page."""
-    from heatcore.registry import ruleset
+    from heatcore.framework.registry import ruleset
 
     return "\n".join([
         "Rallyman GT", "===========", "",

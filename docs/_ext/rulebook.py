@@ -312,7 +312,7 @@ def locate(dotted: str) -> Code:
             spec = None
         if spec is not None and spec.origin and spec.origin.endswith(".py"):
             return Code(module, ".".join(parts[cut:]), Path(spec.origin))
-        if spec is not None and cut > 1:  # compiled (mypyc: heatcore.fast): its source
+        if spec is not None and cut > 1:  # compiled (mypyc: heatcore.heat.fast): its source
             parent = importlib.util.find_spec(".".join(parts[:cut - 1]))
             for folder in (parent.submodule_search_locations or []) if parent else []:
                 source = Path(folder) / f"{parts[cut - 1]}.py"

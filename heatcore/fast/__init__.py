@@ -1,38 +1,19 @@
-"""The fast engine: the same rules as :mod:`heatcore.engine`, on one mutable race object.
+"""``heatcore.fast``: the public name of Heat's fast engine, :mod:`heatcore.heat.fast`.
 
-:class:`FastRace` keeps a race in plain mutable fields and changes them in place; its legal
-actions come from tables built once per situation (a hand, a gear, the react options
-left). It takes and returns the reference engine's action values, lists legal actions in
-the same order, and raises the reference engine's typed errors (naming the same rule) and
-leaves the race unchanged when an action is not legal. It records no events.
-
-``FastRace.to_state()`` gives the reference :class:`~heatcore.state.RaceState` of the race
-at any moment and ``FastRace.from_state`` starts from one, so the two engines are compared
-step by step (``tests/test_fast_engine.py``). Use the fast engine for volume (fuzzing,
-mining, simulation) and the reference engine to read the rules, for events and reports.
-
-``race`` and ``driver`` are compiled by mypyc when the package is installed on a machine
-with a C compiler (``setup.py``); :data:`BUILD` says which build runs (``compiled``, or
-``pure`` and why: see :mod:`heatcore.fast.compiled`). Both builds are the same source.
+Only the public names are here (the engine, its driver and which build runs); its modules
+(``race``, ``tables``, ``modules``, ``driver``, ``compiled``) live in :mod:`heatcore.heat.fast`.
 """
 
-from heatcore.fast.compiled import COMPILED, select, source_path
-from heatcore.registry import implements_marked
-
-#: The build that runs: ``compiled``, or ``pure (reason)``.
-BUILD = select()
-# the rule IDs of the compiled modules are ``# implements:`` comments (heatcore.registry.MARK)
-for _module in COMPILED:
-    implements_marked(_module, source_path(_module))
-
-from heatcore.fast.driver import (  # noqa: E402 (after the build is chosen)
+from heatcore.heat.fast import (
+    BUILD,
     FAST_POLICIES,
     CollectorPaused,
+    FastCar,
+    FastRace,
     FastRaceResult,
     fast_random_race,
     play,
 )
-from heatcore.fast.race import FastCar, FastRace  # noqa: E402
 
 __all__ = ["BUILD", "FAST_POLICIES", "CollectorPaused", "FastCar", "FastRace", "FastRaceResult",
            "fast_random_race", "play"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from heatcore.conformance.binding import JSON, Attribution, Rejected
-from heatcore.conformance.causes import json_paths
-from heatcore.errors import RulesError
+from heatcore.framework.conformance.binding import JSON, Attribution, Rejected
+from heatcore.framework.conformance.causes import json_paths
+from heatcore.framework.errors import RulesError
 from heatcore.rallyman.actions import Focus, Go, Keep, Lay, Pit, Relay, Side, Stop
 from heatcore.rallyman.track import Track, load_track
 
@@ -90,7 +90,7 @@ class _Found:
 
 def paths(want: JSON, got: JSON) -> list[str]:
     """The differing paths of two Rallyman GT states
-    (:func:`~heatcore.conformance.causes.json_paths`): lists of objects of the same length
+    (:func:`~heatcore.framework.conformance.causes.json_paths`): lists of objects of the same length
     item by item (``cars[]``, ``turn.plan[]``)."""
     return json_paths(want, got, itemised=_same_shape_objects)
 

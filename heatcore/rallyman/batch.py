@@ -1,12 +1,13 @@
 """Rallyman GT's batches of seeded races, through the batch module both games share
-(:mod:`heatcore.batching`): one after another, on a process pool or on a Dask cluster (each
+(:mod:`heatcore.framework.batching`): one after another, on a process pool or on a Dask cluster
+(each
 race depends only on its seed, so the results are the same), with their throughput."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from heatcore.batching import BatchSummary, RaceResult, run_batch
+from heatcore.framework.batching import BatchSummary, RaceResult, run_batch
 from heatcore.rallyman.driver import POLICIES, random_race
 
 #: The engine that plays Rallyman GT's batches (it has no other yet).

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import random
 
-from heatcore.conformance.binding import JSON, Attribution, RandomRace
-from heatcore.conformance.reference import EngineFunctions, ReferenceBinding, record, rejected
-from heatcore.errors import RulesError
+from heatcore.framework.conformance.binding import JSON, Attribution, RandomRace
+from heatcore.framework.conformance.reference import (
+    EngineFunctions,
+    ReferenceBinding,
+    record,
+    rejected,
+)
+from heatcore.framework.errors import RulesError
 from heatcore.rallyman.attribution import attribute
 from heatcore.rallyman.driver import ENGINE, POLICIES
 from heatcore.rallyman.engine import apply, legal_actions

@@ -9,9 +9,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from heatcore.framework.registry import implements
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.spec import spec_folder
-from heatcore.registry import implements
 
 DOUBLE_ZERO = -1  # the 00 gear marker
 TOKENS = ("gear", "brake", "coast", "weather", "yellow", "green")

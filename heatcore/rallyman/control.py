@@ -6,11 +6,11 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
+from heatcore.framework.registry import implements
 from heatcore.rallyman.actions import Relay
 from heatcore.rallyman.moves import DieChoice, destinations, die_choices, step_for
 from heatcore.rallyman.planning import car_dashboard, path_end
 from heatcore.rallyman.state import RaceState, Step, Turn
-from heatcore.registry import implements
 
 
 def dice_tokens(step: Step, results: tuple[bool, ...]) -> tuple[str, ...]:

@@ -7,8 +7,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from heatcore.events import Event
-from heatcore.playing import Engine, play_out, replay_out
+from heatcore.framework.events import Event
+from heatcore.framework.playing import Engine, play_out, replay_out
 from heatcore.rallyman.actions import Action, Go, Keep, Lay, Pit, Roll, Stop
 from heatcore.rallyman.engine import apply, chance_outcomes, legal_actions
 from heatcore.rallyman.planning import car_dashboard
@@ -86,7 +86,7 @@ class Race:
     final: RaceState
 
 
-#: Rallyman GT's engine as the shared play loop (:mod:`heatcore.playing`) sees it.
+#: Rallyman GT's engine as the shared play loop (:mod:`heatcore.framework.playing`) sees it.
 ENGINE: Engine[RaceState, Action] = Engine(legal_actions, apply, sample_chance)
 
 

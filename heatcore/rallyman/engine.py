@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from heatcore.errors import IllegalAction, MalformedInput
-from heatcore.events import Event, event
+from heatcore.framework.errors import IllegalAction, MalformedInput
+from heatcore.framework.events import Event, event
+from heatcore.framework.registry import implements
+from heatcore.framework.values import replace
 from heatcore.rallyman import control, pits, rounds
 from heatcore.rallyman.actions import (
     Action,
@@ -48,8 +50,6 @@ from heatcore.rallyman.state import (
     Step,
     Turn,
 )
-from heatcore.registry import implements
-from heatcore.values import replace
 
 
 def focus_cost(turn: Turn, dice: int) -> int:
@@ -205,7 +205,7 @@ def apply(state: RaceState, action: Action) -> tuple[RaceState, tuple[Event, ...
     elif isinstance(action, Draw):
         state = rounds.draw_token(state, turn, action.token, events)
     elif isinstance(action, Pit):
-        state = pits.pit_stop(state, turn, action.lane, events)
+        state = rounds.end_turn(pits.pit_stop(state, turn, action.lane, events), events)
     return rounds.advance(state, events), tuple(events)
 
 

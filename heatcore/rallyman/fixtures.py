@@ -21,11 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from heatcore.conformance import SUITE_FORMAT
-from heatcore.errors import RulesError
-from heatcore.events import Event
-from heatcore.files import write_atomic
-from heatcore.notation import event_to_dict
+from heatcore.framework.conformance import SUITE_FORMAT
+from heatcore.framework.errors import RulesError
+from heatcore.framework.events import Event, event_to_dict
+from heatcore.framework.files import write_atomic
 from heatcore.rallyman.actions import (
     Action,
     Dice,

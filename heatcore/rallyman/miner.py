@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from heatcore.events import Event
-from heatcore.files import write_atomic
-from heatcore.notation import event_to_dict
+from heatcore.framework.events import Event, event_to_dict
+from heatcore.framework.files import write_atomic
 from heatcore.rallyman.actions import Action, Pit, Relay
 from heatcore.rallyman.driver import play, random_policy, sensible_policy
 from heatcore.rallyman.notation import state_to_dict

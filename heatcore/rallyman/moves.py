@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from heatcore.framework.registry import implements
 from heatcore.rallyman.components import DOUBLE_ZERO
 from heatcore.rallyman.state import ON_TRACK, RaceState, Step
 from heatcore.rallyman.track import Move, Track
-from heatcore.registry import implements
 
 
 @dataclass(frozen=True, slots=True)

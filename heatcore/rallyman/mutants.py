@@ -131,7 +131,7 @@ def main(argv: list[str]) -> int:
         return 2
     for module, attr, func in PATCHES[argv[0]]:
         vars(module)[attr] = func
-    from heatcore.conformance.serve import run
+    from heatcore.framework.conformance.serve import run
     from heatcore.rallyman.binding import RallymanBinding
 
     binding = RallymanBinding()

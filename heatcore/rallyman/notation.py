@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from heatcore.errors import MalformedInput
-from heatcore.notation import event_to_dict
-from heatcore.plainjson import check_plain
+from heatcore.framework.errors import MalformedInput
+from heatcore.framework.events import event_to_dict
+from heatcore.framework.plainjson import check_plain
 from heatcore.rallyman.actions import (
     Action,
     Dice,
@@ -26,7 +26,7 @@ from heatcore.rallyman.actions import (
 from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS
 from heatcore.rallyman.options import Options, options_from_dict
 from heatcore.rallyman.setup import RaceSetup
-from heatcore.rallyman.state import Car, RaceState, Step, Turn, car_name
+from heatcore.rallyman.state import TEXT_FORMS, Car, RaceState, Step, Turn, car_name
 from heatcore.rallyman.track import load_track
 
 __all__ = [
@@ -396,3 +396,6 @@ def setup_from_dict(data: Any) -> RaceSetup:
 def options_to_dict(options: Options) -> dict[str, str]:
     """Switches that differ from heatcore's rulings."""
     return options.as_dict()
+
+
+TEXT_FORMS["json"] = state_to_json

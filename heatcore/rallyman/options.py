@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
-from heatcore.errors import MalformedInput
+from heatcore.framework.errors import MalformedInput
 from heatcore.rallyman.spec import spec_folder
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from heatcore.framework.registry import implements
 from heatcore.rallyman.state import Car, RaceState
-from heatcore.registry import implements
 
 
 def distance2(state: RaceState, car: Car) -> int:

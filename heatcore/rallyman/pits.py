@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from heatcore.events import Event, event
+from heatcore.framework.events import Event, event
+from heatcore.framework.registry import implements
+from heatcore.framework.values import replace
 from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, tyres_suit
 from heatcore.rallyman.state import IN_PIT, ON_TRACK, RaceState, Turn
-from heatcore.registry import implements
-from heatcore.values import replace
 
 LANES = ("tyres", "repair", "both")
 DAMAGE = ("gear", "brake", "coast")
@@ -25,11 +25,9 @@ def may_pit(state: RaceState, car: int) -> bool:
 
 @implements("rgt.pit.tyres", "rgt.pit.repair", "rgt.pit.both", "rgt.ruling.pit-exit")
 def pit_stop(state: RaceState, turn: Turn, lane: str, events: list[Event]) -> RaceState:
-    """Stop in ``lane`` (or not, for ``none``) and end the turn."""
-    from heatcore.rallyman.rounds import end_turn
-
+    """Stop in ``lane`` (or not, for ``none``); the caller then ends the turn."""
     if lane == "none":
-        return end_turn(state, events)
+        return state
     me = state.cars[turn.car]
     bag = state.bag
     tokens = me.tokens
@@ -44,4 +42,4 @@ def pit_stop(state: RaceState, turn: Turn, lane: str, events: list[Event]) -> Ra
                         if lane != "tyres" else 0))
     state = state.with_car(turn.car, replace(me, where=IN_PIT, pit_lane=lane, tyres=tyres,
                                              tokens=tokens, gear=gear), bag=bag)
-    return end_turn(state, events)
+    return state

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from heatcore.framework.registry import implements
+from heatcore.framework.values import replace
 from heatcore.rallyman.actions import Go, Lay
 from heatcore.rallyman.components import Dashboard, dashboard
 from heatcore.rallyman.moves import destinations, die_choices, step_for
 from heatcore.rallyman.state import RaceState, Step, Turn
-from heatcore.registry import implements
-from heatcore.values import replace
 
 
 def car_dashboard(state: RaceState, car: int) -> Dashboard:

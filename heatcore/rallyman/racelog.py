@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from heatcore.errors import MalformedInput
+from heatcore.framework.errors import MalformedInput
 from heatcore.rallyman.driver import Race, replay
 from heatcore.rallyman.notation import parse_action, setup_from_dict, setup_to_dict
 from heatcore.rallyman.state import car_name

@@ -3,7 +3,9 @@ of a turn (gear marker), of a round (turn order) and of the race."""
 
 from __future__ import annotations
 
-from heatcore.events import Event, event
+from heatcore.framework.events import Event, event
+from heatcore.framework.registry import implements
+from heatcore.framework.values import replace
 from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, loss_of_control
 from heatcore.rallyman.control import first_loss, relay_pool
 from heatcore.rallyman.order import turn_order
@@ -25,8 +27,6 @@ from heatcore.rallyman.state import (
     Turn,
     other_colour,
 )
-from heatcore.registry import implements
-from heatcore.values import replace
 
 
 def _place(state: RaceState, turn: Turn, steps: tuple[Step, ...], events: list[Event],

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from heatcore.errors import MalformedInput
-from heatcore.events import Event, event
+from heatcore.framework.errors import MalformedInput
+from heatcore.framework.events import Event, event
+from heatcore.framework.registry import implements
 from heatcore.rallyman.components import CLASSES, TYRES, WEATHERS, full_bag
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.order import turn_order
 from heatcore.rallyman.rounds import advance
 from heatcore.rallyman.state import WHITE, Car, RaceState
 from heatcore.rallyman.track import load_track
-from heatcore.registry import implements
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 

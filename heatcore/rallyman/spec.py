@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heatcore.registry import GAMES, Ruleset, ruleset, spec_dir
+from heatcore.framework.registry import GAMES, Ruleset, ruleset, spec_dir
 
 GAME = "rallyman-gt"
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from heatcore.framework.values import replace
 from heatcore.rallyman.options import Options
 from heatcore.rallyman.track import Track
-from heatcore.values import replace
 
 WHITE, BLACK = "white", "black"
 
@@ -98,6 +99,12 @@ class Turn:
     draws: int = 0
 
 
+#: A state's canonical JSON, for ``repr`` (it pastes back into a test): filled by
+#: :mod:`heatcore.rallyman.notation` when imported (the :mod:`heatcore.rallyman` package
+#: imports it), so that this module, which it reads, does not import it.
+TEXT_FORMS: dict[str, Callable[[RaceState], str]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class RaceState:
     """A Rallyman GT race at one moment.
@@ -121,9 +128,7 @@ class RaceState:
     over: bool = False
 
     def __repr__(self) -> str:
-        from heatcore.rallyman.notation import state_to_json
-
-        return f"state_from_json({state_to_json(self)!r})"
+        return f"state_from_json({TEXT_FORMS['json'](self)!r})"
 
     @property
     def colour(self) -> str:

@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 import networkx as nx
 
-from heatcore.errors import MalformedInput
+from heatcore.framework.errors import MalformedInput
+from heatcore.framework.registry import implements
 from heatcore.rallyman.spec import spec_folder
-from heatcore.registry import implements
 
 DANGERS = ("yellow", "orange", "red")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from enum import Flag, auto
 
-from heatcore.errors import InvalidState
+from heatcore.framework.errors import InvalidState
 from heatcore.rallyman.components import DOUBLE_ZERO, TOKENS, components, full_bag
 from heatcore.rallyman.order import order_key
 from heatcore.rallyman.state import FINISHED, IN_PIT, OFF_TRACK, ON_TRACK, RaceState, Turn

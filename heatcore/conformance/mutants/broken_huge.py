@@ -1,6 +1,0 @@
-"""An engine that answers a few requests, then huge."""
-
-from heatcore.conformance.mutants._broken import misbehave
-
-if __name__ == "__main__":
-    raise SystemExit(misbehave("huge"))
