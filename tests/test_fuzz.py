@@ -378,19 +378,34 @@ def test_the_schema_check_refuses_what_is_nested_too_deeply_to_describe(ruleset:
 
 @pytest.mark.rules("rgt.turn.sequence", "rgt.loc.trigger")
 def test_rallyman_validation_refuses_a_stage_that_does_not_fit_the_turn() -> None:
-    """Found by the fuzz: rolling with every laid die rolled (apply raised IndexError) and
-    re-laying dice without a loss of control (apply raised AssertionError)."""
+    """Found by the fuzz: rolling with every laid die rolled (apply raised IndexError)."""
     data = _rgt_state()
     turn = data["turn"]
     rolled = ["-" * (1 + s["brakes"] + s["boosts"]) for s in turn["plan"]]
     cases = [
         {**turn, "stage": "roll", "mode": "one", "results": rolled, "fix_next": True},
         {**turn, "stage": "dice", "mode": "flat", "results": rolled},
-        {**turn, "stage": "relay", "mode": "one", "results": [], "pool": ["G1"]},
-        {**turn, "stage": "draw", "mode": "one", "results": [], "draws": 1,
+        {**turn, "stage": "relay", "mode": "one", "results": [], "pool": []},
+        {**turn, "stage": "draw", "mode": "one", "results": [], "draws": 0,
          "loc_space": turn["start"]},
+        {**turn, "stage": "side", "mode": "one", "results": [], "loc_space": ""},
         {**turn, "stage": "plan", "mode": "flat"},
     ]
     for bad in cases:
         error = _rgt_refusal({**data, "turn": bad})
         assert "PHASE (rgt.turn.sequence)" in str(error), (bad["stage"], str(error))
+
+
+@pytest.mark.rules("rgt.loc.trigger")
+def test_resolving_a_loss_of_control_the_dice_do_not_show_is_invalid_state() -> None:
+    """Found by the fuzz: re-laying dice without a loss of control (Keep raised
+    AssertionError). Validity cannot see it without the engine's own rule (it must not
+    share the engine's code), so the engine refuses it where it resolves the loss."""
+    from heatcore.rallyman.actions import Keep
+
+    data = _rgt_state()
+    turn = {**data["turn"], "stage": "relay", "mode": "one", "results": [], "pool": ["G1"]}
+    state = rgt_validate(rgt_from_dict({**data, "turn": turn}))
+    with pytest.raises(InvalidState, match="loss of control") as caught:
+        rgt_apply(state, Keep(state.turn.car))  # type: ignore[union-attr]
+    assert caught.value.rule == "rgt.loc.trigger"

@@ -141,15 +141,12 @@ def _turn_problems(state: RaceState) -> Problem:
 
 
 def _stage_fits(state: RaceState, turn: Turn) -> bool:
-    """Whether the turn's stage fits what the turn holds (rgt.turn.sequence): laying dice
-    before any roll; rolling or awaiting dice with dice left to roll; re-laying, choosing
-    the side and drawing damage only after a loss of control (rgt.loc.trigger), drawing with
-    tokens left to draw; a pit stop without one; focus fixes only dice still to roll."""
-    from heatcore.rallyman.control import first_loss
-    from heatcore.rallyman.planning import car_dashboard
-
-    if not 0 <= turn.car < len(state.cars):
-        return False
+    """Whether the turn's stage fits what the turn holds (rgt.turn.sequence), in the turn's
+    own terms (no engine code: a broken engine must not pass its broken states): laying dice
+    before any roll; rolling or awaiting dice with dice left to roll; re-laying rolled dice
+    from a pool; choosing a side or drawing damage where control was lost, with tokens left
+    to draw; focus fixing only dice still to roll. (Whether control was lost at all the
+    engine checks when it resolves the loss: InvalidState, rgt.loc.trigger.)"""
     left = len(turn.results) < len(turn.plan)
     if turn.stage == "plan":
         return not turn.results and turn.mode == "" and not turn.fix_next
@@ -159,11 +156,9 @@ def _stage_fits(state: RaceState, turn: Turn) -> bool:
         return turn.mode == "one" and left
     if turn.stage == "dice":
         return left and not turn.fix_next
-    lost = first_loss(car_dashboard(state, turn.car).limit, turn.plan, turn.results) \
-        is not None
     if turn.stage == "pit":
-        return not lost and turn.draws == 0
-    if not lost or turn.fix_next:
+        return turn.draws == 0
+    if turn.fix_next:
         return False
     if turn.stage == "relay":
         return bool(turn.pool)

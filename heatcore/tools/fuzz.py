@@ -16,7 +16,8 @@ A finding is any of: an exception other than ``RulesError`` (the typed
 MalformedInput / InvalidState / IllegalAction ...) out of the API; any exception out of the
 server, or a reply that is not one JSON line with ``ok`` and, when false, an error of a
 protocol kind; an illegal action that changes the state it was applied to; a listed action
-refused; a state the engine produced that fails its own validation.
+refused (other than with InvalidState: an inconsistency only the engine sees); a state the
+engine produced that fails its own validation.
 
 The mutators take their choices from a ``Chooser`` (``randrange``): ``random.Random``
 for long runs (``python3 -m heatcore.tools.fuzz --lines 1000000``), Hypothesis's ``data.draw`` in
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from heatcore.framework.errors import RulesError
+from heatcore.framework.errors import InvalidState, RulesError
 
 JSON = Any
 Path = tuple[str | int, ...]
@@ -518,6 +519,8 @@ def check_api(rs: Ruleset, data: JSON, c: Chooser, pool: list[str], tally: Tally
         tally.calls += 1
         try:
             after, _ = rs.apply(value, action)
+        except InvalidState:  # an inconsistency validity cannot see without the engine's
+            tally.outcomes["action refused: invalid state"] += 1  # code (rgt.loc.trigger)
         except RulesError:
             tally.outcomes["action refused"] += 1
             if listed:
