@@ -225,7 +225,7 @@ def test_heat_validation_refuses_impossible_rounds_laps_and_cursors() -> None:
 
 @pytest.mark.rules("rgt.focus.gain", "rgt.turn.sequence", "rgt.finish.end",
                    "rgt.loc.double-zero", "rgt.pit.conditions", "rgt.move.forward",
-                   "rgt.order.speed", "rgt.dice.gear")
+                   "rgt.order.speed", "rgt.dice.gear", "rgt.dice.dashboard")
 def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None:
     data = _rgt_state()
     turn = data["turn"]
@@ -243,6 +243,8 @@ def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None
         ({**data, "turn": {**turn, "fixed": -2}}, "rgt.turn.sequence"),
         (step(boosts=-1), "rgt.turn.sequence"), (step(brakes=-1), "rgt.turn.sequence"),
         (step(gear=9), "rgt.dice.gear"),
+        # found by the fuzz: 1,000 boost dice made check_action enumerate 2 ** 1001 outcomes
+        (step(boosts=1000), "rgt.dice.dashboard"), (step(brakes=4), "rgt.dice.dashboard"),
         ({**data, "round": -3}, "rgt.turn.sequence"), ({**data, "round": 0}, "rgt.turn.sequence"),
         ({**data, "cursor": -1}, "rgt.turn.sequence"),
         ({**data, "cursor": len(data["order"])}, "rgt.turn.sequence"),

@@ -27,6 +27,7 @@ class Problem(Flag):
     LAPS = auto()  # rgt.finish.end: a race of one lap or more; a car's laps 0 to the race's
     SIDE = auto()  # rgt.loc.double-zero: a car off the track left on edge lane 1 or 3
     PIT = auto()  # rgt.pit.conditions: a car in the pits is on a lane (tyres, repair, both)
+    DICE = auto()  # rgt.dice.dashboard: a turn lays no more dice than a dashboard holds
 
 
 RULE_OF: dict[Problem, str] = {
@@ -41,7 +42,16 @@ RULE_OF: dict[Problem, str] = {
     Problem.LAPS: "rgt.finish.end",
     Problem.SIDE: "rgt.loc.double-zero",
     Problem.PIT: "rgt.pit.conditions",
+    Problem.DICE: "rgt.dice.dashboard",
 }
+
+#: The most dice of any dashboard (rgt.dice.dashboard), in all and of each kind: a turn's
+#: laid dice never exceed them (and nothing else bounds the chance outcomes, 2 ** dice).
+_DASHBOARDS = [tuple(d) for c in components()["dashboards"].values() for t in c.values()
+               for d in t.values()]
+MAX_DICE = max(sum(d) for d in _DASHBOARDS)
+MAX_BRAKES = max(d[2] for d in _DASHBOARDS)
+MAX_BOOSTS = max(d[3] for d in _DASHBOARDS)
 
 #: The most focus tokens a car earns in one round: one per black (gear) or white (coast)
 #: die rolled flat out (rgt.focus.gain), at most every such die of the largest dashboard.
@@ -135,6 +145,9 @@ def _turn_problems(state: RaceState) -> Problem:
         found |= Problem.PHASE
     if any(not 1 <= s.gear <= 6 for s in steps):
         found |= Problem.GEAR_RANGE
+    if any(s.brakes > MAX_BRAKES or s.boosts > MAX_BOOSTS for s in steps) or max(
+            sum(len(s.dice) for s in turn.plan), sum(len(s.dice) for s in turn.relay)) > MAX_DICE:
+        found |= Problem.DICE
     if not _stage_fits(state, turn):
         found |= Problem.PHASE
     return found
