@@ -250,6 +250,7 @@ def test_rallyman_validation_refuses_impossible_values_with_their_rule() -> None
         ({**data, "cursor": len(data["order"])}, "rgt.turn.sequence"),
         ({**data, "laps": 0}, "rgt.finish.end"), (car(laps=-1), "rgt.finish.end"),
         (car(laps=data["laps"] + 5), "rgt.finish.end"),
+        (car(laps=data["laps"]), "rgt.finish.end"),  # found by the fuzz: still racing
         (car(side=2), "rgt.loc.double-zero"), (car(pit_lane="tyres"), "rgt.pit.conditions"),
         (car(pit_lane="fuel"), "rgt.turn.sequence"),
         ({**data, "turn": {**turn, "start": "T9.L99.9"}}, "rgt.move.forward"),
@@ -392,6 +393,10 @@ def test_rallyman_validation_refuses_a_stage_that_does_not_fit_the_turn() -> Non
          "loc_space": turn["start"]},
         {**turn, "stage": "side", "mode": "one", "results": [], "loc_space": ""},
         {**turn, "stage": "plan", "mode": "flat"},
+        # found by the fuzz: re-laid steps without their results (ValueError from zip)
+        {**turn, "stage": "relay", "mode": "one", "pool": ["G1"], "relay": turn["plan"][:1],
+         "relay_results": []},
+        {**turn, "stage": "roll", "mode": "one", "results": ["-!!!!"]},
     ]
     for bad in cases:
         error = _rgt_refusal({**data, "turn": bad})

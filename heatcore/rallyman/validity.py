@@ -24,7 +24,7 @@ class Problem(Flag):
     FOCUS = auto()  # rgt.focus.gain: focus is never negative
     PHASE = auto()  # rgt.turn.sequence: turn, cursor, order and the end agree
     RANKING = auto()  # rgt.finish.end: ranked cars finished, once each
-    LAPS = auto()  # rgt.finish.end: a race of one lap or more; a car's laps 0 to the race's
+    LAPS = auto()  # rgt.finish.end: one lap or more; a car racing has fewer than the race
     SIDE = auto()  # rgt.loc.double-zero: a car off the track left on edge lane 1 or 3
     PIT = auto()  # rgt.pit.conditions: a car in the pits is on a lane (tyres, repair, both)
     DICE = auto()  # rgt.dice.dashboard: a turn lays no more dice than a dashboard holds
@@ -95,8 +95,8 @@ def status(state: RaceState) -> Problem:
             found |= Problem.GEAR_RANGE
         if not 0 <= car.focus <= FOCUS_PER_ROUND * state.round:
             found |= Problem.FOCUS
-        if not 0 <= car.laps <= state.laps:
-            found |= Problem.LAPS
+        if not 0 <= car.laps <= state.laps or (car.where == FINISHED) != (car.laps == state.laps):
+            found |= Problem.LAPS  # a car finishes as it completes the last lap
         if car.side not in (0, 1, 3) or (car.where == OFF_TRACK and car.side == 0):
             found |= Problem.SIDE
         if (car.where == IN_PIT) != (car.pit_lane != ""):
@@ -138,11 +138,14 @@ def _turn_problems(state: RaceState) -> Problem:
     if turn is None:
         return found
     steps = turn.plan + turn.relay
+    rolled = [*zip(turn.plan, turn.results, strict=False),
+              *zip(turn.relay, turn.relay_results, strict=False)]
     if min(turn.fixed, turn.draws, turn.start_laps, *(min(s.brakes, s.boosts,
                                                            s.track_warnings) for s in steps)) < 0 \
             or len(turn.results) > len(turn.plan) \
-            or len(turn.relay_results) > len(turn.relay):
-        found |= Problem.PHASE
+            or len(turn.relay_results) != len(turn.relay) \
+            or any(len(r) != len(s.dice) for s, r in rolled):
+        found |= Problem.PHASE  # each rolled step has one result per die
     if any(not 1 <= s.gear <= 6 for s in steps):
         found |= Problem.GEAR_RANGE
     if any(s.brakes > MAX_BRAKES or s.boosts > MAX_BOOSTS for s in steps) or max(
