@@ -27,7 +27,7 @@ def serve(name: str, *args: str) -> Replies:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "heatcore", "serve", *args],
                           input=(TRANSCRIPTS / name).read_text(encoding="utf-8"),
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+                          capture_output=True, text=True, env=env, cwd=ROOT,
                           check=True)
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert all(r["ok"] for r in replies), replies

@@ -21,7 +21,6 @@ from heatcore.framework.registry import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-TIMEOUT = 300
 
 
 @dataclass
@@ -36,7 +35,7 @@ class Build:
     def wait(self) -> Build:
         """Wait for the run to end (once) and return self."""
         if self.code is None:
-            self.log, _ = self.process.communicate(timeout=TIMEOUT)
+            self.log, _ = self.process.communicate()
             self.code = self.process.returncode
         return self
 

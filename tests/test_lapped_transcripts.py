@@ -24,7 +24,7 @@ def serve(lines: list[str]) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "heatcore", "serve"], input="\n".join(lines)
                           + "\n", capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=120, check=True)
+                          check=True)
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 

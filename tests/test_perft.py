@@ -175,7 +175,7 @@ def test_start_state_in_the_file_is_the_setup_start() -> None:
 
 def _conform(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "heatcore", "conform", *args], cwd=ROOT,
-                          capture_output=True, text=True, check=False, timeout=300)
+                          capture_output=True, text=True, check=False)
 
 
 @pytest.mark.rules("adrenaline.who")

@@ -85,7 +85,7 @@ def load(page: Path) -> str:
     done = subprocess.run(
         [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from heatcore.framework.errors import MalformedInput
+from heatcore.framework.plainjson import check_plain
 from heatcore.heat.actions import (
     Action,
     AdrenalineCooldown,
@@ -56,11 +57,16 @@ _CARDS = frozenset(KNOWN_CARDS)
 _MAX_INT = 10**6
 
 
+def _is_number(token: str) -> bool:
+    """A plain decimal number of sane size: ``int`` reads it (not ``²``, not 5,000 digits)."""
+    return token.isascii() and token.isdigit() and len(token) <= 7
+
+
 # ---------------------------------------------------------------- actions
 
 def parse_car(token: str) -> int:
     """``P3`` -> 2."""
-    if len(token) < 2 or token[0] != "P" or not token[1:].isdigit() or token[1] == "0":
+    if len(token) < 2 or token[0] != "P" or not _is_number(token[1:]) or token[1] == "0":
         raise MalformedInput("round.sequence", f"{token!r} is not a car name like P1")
     return int(token[1:]) - 1
 
@@ -81,9 +87,9 @@ def parse_action(text: str) -> Action:
     if len(words) < 2:
         raise MalformedInput("round.sequence", f"cannot read action {text!r}")
     car, verb, rest = parse_car(words[0]), words[1], words[2:]
-    if verb == "gear" and len(rest) >= 2 and rest[0].isdigit() and rest[1] == "play":
+    if verb == "gear" and len(rest) >= 2 and _is_number(rest[0]) and rest[1] == "play":
         return Plan(car, int(rest[0]), parse_cards(rest[2:], "play.playable-cards"))
-    if verb == "cooldown" and len(rest) == 1 and rest[0].isdigit():
+    if verb == "cooldown" and len(rest) == 1 and _is_number(rest[0]):
         return Cooldown(car, int(rest[0]))
     simple: dict[tuple[str, ...], Action] = {
         ("adrenaline", "move"): AdrenalineMove(car),
@@ -104,11 +110,12 @@ def parse_action(text: str) -> Action:
         return Discard(car, parse_cards(rest, "discard.optional"))
     if verb == "shuffle":
         return Shuffle(car, parse_cards(rest, "deck.reshuffle"))
-    if verb == "legend" and rest[:1] == ["shuffle"] and all(w.isdigit() for w in rest[1:]):
+    if verb == "legend" and rest[:1] == ["shuffle"] and all(map(_is_number, rest[1:])):
         return LegendShuffle(car, tuple(int(w) for w in rest[1:]))
-    if verb == "slipstream" and len(rest) == 1 and rest[0][:1] == "+" and rest[0][1:].isdigit():
+    if verb == "slipstream" and len(rest) == 1 and rest[0][:1] == "+" and \
+            _is_number(rest[0][1:]):
         return Slipstream(car, int(rest[0][1:]))
-    if verb == "speeds" and rest and all(w.isdigit() for w in rest):
+    if verb == "speeds" and rest and all(map(_is_number, rest)):
         return ChooseSpeed(car, tuple(int(w) for w in rest))
     if verb in card_types() and rest:
         return _symbol_action(car, verb, rest, text)
@@ -128,7 +135,7 @@ def _symbol_action(car: int, card: str, rest: list[str], text: str) -> UseSymbol
                              f"(symbols: {', '.join(garage_symbols())})")
     if symbol == "salvage":
         return UseSymbol(car, card, symbol, 0, parse_cards(more, "upgrade.salvage"))
-    if len(more) == 1 and more[0].isdigit() and int(more[0]) <= _MAX_INT:
+    if len(more) == 1 and _is_number(more[0]) and int(more[0]) <= _MAX_INT:
         return UseSymbol(car, card, symbol, int(more[0]))
     if more:
         raise MalformedInput("garage.symbols-any-order", f"cannot read action {text!r}")
@@ -434,6 +441,7 @@ def _sponsors_from(g: _Reader, count: int
 def state_from_dict(data: Any) -> RaceState:
     """Build a state from JSON data. Raises MalformedInput on any unreadable field; use
     ``validity.validate`` to check the rules' invariants."""
+    check_plain(data, "state", "round.sequence")
     r = _Reader(data, "state")
     if r.get("format") != STATE_FORMAT:
         raise MalformedInput("round.sequence", f"state.format must be {STATE_FORMAT!r}")
@@ -472,11 +480,14 @@ def state_from_dict(data: Any) -> RaceState:
 
 
 def state_from_json(text: str) -> RaceState:
-    """Parse a state from JSON text."""
+    """Parse a state from JSON text (MalformedInput for text that is not JSON, nests too
+    deeply or holds an integer of over 4,300 digits)."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as error:
+    except (ValueError, TypeError) as error:  # JSONDecodeError, UnicodeDecodeError, digits
         raise MalformedInput("round.sequence", f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise MalformedInput("round.sequence", "not valid JSON: nested too deeply") from None
     return state_from_dict(data)
 
 
@@ -506,6 +517,7 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
 
 def setup_from_dict(data: Any) -> RaceSetup:
     """Read a race setup from JSON data."""
+    check_plain(data, "setup", "round.sequence")
     r = _Reader(data, "setup")
     players = r.get_int("players", "setup.grid")
     decks = r.get("decks")

@@ -35,6 +35,7 @@ class Problem(Flag):
     RANKING = auto()  # finish.ranking: ranked cars have finished, once each
     NOT_CANONICAL = auto()  # hand and discard in canonical order
     LEGEND = auto()  # legend.setup: a Legend holds no cards, no Heat, gear 1; the module is on
+    LAPS = auto()  # setup.track-laps: a race runs one lap or more
 
 
 RULE_OF: dict[Problem, str] = {
@@ -50,6 +51,7 @@ RULE_OF: dict[Problem, str] = {
     Problem.RANKING: "finish.ranking",
     Problem.NOT_CANONICAL: "round.sequence",
     Problem.LEGEND: "legend.setup",
+    Problem.LAPS: "setup.track-laps",
 }
 
 
@@ -131,7 +133,7 @@ def _phase_problems(state: RaceState) -> Problem:
     elif state.shuffle is not None and state.is_legend(state.shuffle) and (
             state.legends is None or state.legends.deck):
         found |= Problem.PHASE  # legend.deck: the Legend deck is reshuffled only when empty
-    if (state.phase is Phase.PLAN and state.cursor < len(state.order)
+    if (state.phase is Phase.PLAN and 0 <= state.cursor < len(state.order)
             and state.is_legend(state.order[state.cursor])):
         found |= Problem.PHASE  # legend.turn-order: Legends do not plan
     for position, index in enumerate(state.order):
@@ -147,9 +149,11 @@ def _phase_problems(state: RaceState) -> Problem:
             found |= Problem.PLAY_AREA
         if planned and state.phase is Phase.PLAN:
             # ruling.simultaneous-planning: the gear changes once every plan is in, so the
-            # cards played name a gear reachable from the current one
+            # cards played name a gear reachable from the current one (one card or more:
+            # a car before the cursor has planned)
             step = abs(len(car.played) - car.gear)
-            if car.flipped or step > 2 or (step == 2 and car.engine < 1):
+            if car.flipped or step > 2 or (step == 2 and car.engine < 1) or (
+                    not car.played and index not in state.out):
                 found |= Problem.PLAY_AREA
         elif planned and not acting and len(car.played) != car.gear:
             found |= Problem.PLAY_AREA
@@ -159,6 +163,12 @@ def _phase_problems(state: RaceState) -> Problem:
 def status(state: RaceState) -> Problem:
     """Every invariant the state breaks (``Problem.NONE`` when valid)."""
     found = _cards_problems(state) | _order_problems(state) | _phase_problems(state)
+    turn = state.turn
+    if state.round < 1 or (turn is not None and min(turn.speed, turn.to_move,
+                                                     turn.flips_left, turn.reach) < 0):
+        found |= Problem.PHASE  # round.sequence: rounds count from 1, a turn's counts from 0
+    if state.laps < 1:
+        found |= Problem.LAPS
     for car in state.cars:
         if not LOWEST_GEAR <= car.gear <= HIGHEST_GEAR:
             found |= Problem.GEAR_RANGE

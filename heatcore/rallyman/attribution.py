@@ -296,6 +296,12 @@ def attribute(binding: Any, check: str, state: JSON, action: str | None, expecte
             rules = action_rules(binding.parse(state), action or "")
         except Rejected:
             rules = []
+        # an engine that refuses a legal action for an inconsistent state names the rule it
+        # found broken (InvalidState): that rule first
+        named = (actual.get("error") or {}).get("rule")
+        if (actual.get("error") or {}).get("kind") == "invalid-state" and \
+                named in binding.rule_ids() and named not in rules:
+            rules = [str(named), *rules]
         return Attribution(rules or ["rgt.turn.sequence"], f"refuses legal `{verb}`")
     if check == "load":
         return Attribution(["rgt.turn.sequence"], "refuses a valid state")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from heatcore.framework.errors import IllegalAction
+from heatcore.framework.errors import IllegalAction, MalformedInput
 from heatcore.framework.events import Event, event
 from heatcore.framework.registry import implements
 from heatcore.framework.values import replace
@@ -128,7 +128,13 @@ def _group(turn: Turn, flags: list[bool]) -> tuple[tuple[bool, ...], ...]:
 
 @implements("rgt.turn.sequence")
 def check_action(state: RaceState, action: Action) -> None:
-    """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``."""
+    """Raise IllegalAction (naming the rule) unless ``action`` is legal in ``state``;
+    MalformedInput if it is not an action at all (a string: see ``parse_action``)."""
+    if not isinstance(action, Action):
+        hint = "read it first with heatcore.rallyman.notation.parse_action" \
+            if isinstance(action, str) else "build one or read its string with parse_action"
+        raise MalformedInput("rgt.turn.sequence",
+                             f"an action must be an Action, not {type(action).__name__}; {hint}")
     turn = state.turn
     if turn is None or state.over:
         raise IllegalAction("rgt.finish.end", "the race is over")

@@ -8,6 +8,7 @@ from typing import Any
 
 from heatcore.framework.errors import MalformedInput
 from heatcore.framework.events import event_to_dict
+from heatcore.framework.plainjson import check_plain
 from heatcore.rallyman.actions import (
     Action,
     Dice,
@@ -44,7 +45,9 @@ _DICE = {"G1", "G2", "G3", "G4", "G5", "G6", "C", "B", "U"}
 
 
 def _car(token: str) -> int:
-    if len(token) < 2 or token[0] != "P" or not token[1:].isdigit() or token[1] == "0":
+    number = token[1:]
+    if len(token) < 2 or token[0] != "P" or not (number.isascii() and number.isdigit()) \
+            or token[1] == "0" or len(number) > 7:
         raise MalformedInput(_RULE, f"{token!r} is not a car name like P1")
     return int(token[1:]) - 1
 
@@ -249,6 +252,14 @@ def _step_in(data: Any, path: str, spaces: dict[str, Any]) -> Step:
     )
 
 
+def _space_in(r: _R, key: str, spaces: dict[str, Any], blank: bool) -> str:
+    """A space of the track (or "" where ``blank`` allows it)."""
+    space = r.get_str(key)
+    if space not in spaces and not (blank and space == ""):
+        raise MalformedInput("rgt.move.forward", f"{r.path}.{key} names an unknown space")
+    return space
+
+
 def _flags_in(values: list[Any], path: str) -> tuple[tuple[bool, ...], ...]:
     if not all(isinstance(v, str) and set(v) <= {"-", "!"} for v in values):
         raise MalformedInput(_RULE, f"{path} must list strings of - and !")
@@ -265,6 +276,7 @@ def _cars_in(values: list[Any], count: int, path: str) -> tuple[int, ...]:
 def state_from_dict(data: Any) -> RaceState:
     """Build a state from JSON data (MalformedInput on an unreadable field; use
     ``validity.validate`` for the rules' invariants)."""
+    check_plain(data, "state", _RULE)
     r = _R(data, "state")
     if r.get_any("format") != STATE_FORMAT:
         raise MalformedInput(_RULE, f"state.format must be {STATE_FORMAT!r}")
@@ -292,7 +304,7 @@ def state_from_dict(data: Any) -> RaceState:
                 focus=c.get_int("focus"),
                 tokens=tuple(tokens),
                 side=c.get_int("side"),
-                pit_lane=c.get_str("pit_lane"),
+                pit_lane=c.get_str("pit_lane", ("", "tyres", "repair", "both")),
             )
         )
     n = len(cars)
@@ -305,7 +317,7 @@ def state_from_dict(data: Any) -> RaceState:
         turn = Turn(
             car=car,
             stage=t.get_str("stage", ("plan", "roll", "dice", "relay", "side", "draw", "pit")),
-            start=t.get_str("start"),
+            start=_space_in(t, "start", track.spaces, False),
             start_gear=_gear_in(t.get_any("start_gear")),
             start_laps=t.get_int("start_laps"),
             plan=tuple(_step_in(s, "turn.plan", track.spaces) for s in t.get_list("plan")),
@@ -317,7 +329,7 @@ def state_from_dict(data: Any) -> RaceState:
             relay=tuple(_step_in(s, "turn.relay", track.spaces) for s in t.get_list("relay")),
             relay_results=_flags_in(t.get_list("relay_results"), "turn.relay_results"),
             marker=_gear_in(t.get_any("marker")),
-            loc_space=t.get_str("loc_space"),
+            loc_space=_space_in(t, "loc_space", track.spaces, True),
             draws=t.get_int("draws"),
         )
     return RaceState(
@@ -338,11 +350,14 @@ def state_from_dict(data: Any) -> RaceState:
 
 
 def state_from_json(text: str) -> RaceState:
-    """Parse a state from JSON text."""
+    """Parse a state from JSON text (MalformedInput for text that is not JSON, nests too
+    deeply or holds an integer of over 4,300 digits)."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as error:
+    except (ValueError, TypeError) as error:  # JSONDecodeError, UnicodeDecodeError, digits
         raise MalformedInput(_RULE, f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise MalformedInput(_RULE, "not valid JSON: nested too deeply") from None
     return state_from_dict(data)
 
 
@@ -363,6 +378,7 @@ def setup_to_dict(setup: RaceSetup) -> dict[str, Any]:
 
 def setup_from_dict(data: Any) -> RaceSetup:
     """Read a setup from JSON data."""
+    check_plain(data, "setup", _RULE)
     r = _R(data, "setup")
     players = r.get_int("players")
     return RaceSetup(

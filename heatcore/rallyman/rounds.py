@@ -3,6 +3,7 @@ of a turn (gear marker), of a round (turn order) and of the race."""
 
 from __future__ import annotations
 
+from heatcore.framework.errors import InvalidState
 from heatcore.framework.events import Event, event
 from heatcore.framework.registry import implements
 from heatcore.framework.values import replace
@@ -122,7 +123,9 @@ def lose_control(state: RaceState, turn: Turn, steps: tuple[Step, ...],
     """Resolve the loss of control found along ``steps`` (the dice as finally laid)."""
     limit = car_dashboard(state, turn.car).limit
     index = first_loss(limit, steps, results)
-    assert index is not None
+    if index is None:  # a state that claims a loss of control its dice do not show
+        raise InvalidState("rgt.loc.trigger", "the turn resolves a loss of control, but its "
+                           "dice and the track give fewer warnings than the limit")
     path = steps[:index + 1]
     state, finished = _place(state, turn, path, events)
     if finished:

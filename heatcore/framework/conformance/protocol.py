@@ -400,6 +400,9 @@ class _Server:
                 request = json.loads(line)
             except json.JSONDecodeError as error:
                 return self.line(_error("malformed", f"not JSON: {error}"))
+            except ValueError:  # an integer of over 4,300 digits (sys.int_info)
+                return self.line(_error("malformed", "not JSON this server reads: an "
+                                                     "integer of over 4,300 digits"))
             except RecursionError:
                 return self.line(_error("malformed", "not JSON this server reads: nested "
                                                      "too deeply"))

@@ -45,15 +45,21 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def check(name: str, document: Any) -> None:
-    """Raise SchemaError unless ``document`` matches schema ``name``."""
-    error = next(iter(validator(name).iter_errors(document)), None)
-    if error is not None:
+    """Raise SchemaError unless ``document`` matches schema ``name`` (also for a document
+    nested too deeply to check or to describe: RecursionError in jsonschema or its repr)."""
+    try:
+        error = next(iter(validator(name).iter_errors(document)), None)
+        if error is None:
+            return
         best = error
         if error.context:
             best = min(error.context, key=lambda e: len(list(e.absolute_path)))
         where = "$" + "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}"
                               for p in best.absolute_path)
-        raise SchemaError(name, where, best.message[:300])
+        message = best.message[:300]
+    except RecursionError:
+        raise SchemaError(name, "$", "nested too deeply to check") from None
+    raise SchemaError(name, where, message)
 
 
 def is_valid(name: str, document: Any) -> bool:
