@@ -4,8 +4,8 @@ A state or setup nested 100,000 deep makes any recursive code (a reader, ``repr`
 error message, ``json.dumps``) raise RecursionError, and an integer of over 4,300 digits
 makes ``str`` and ``repr`` raise ValueError (``sys.int_info.default_max_str_digits``). No
 state or setup of either ruleset nests more than a few levels or holds such an integer, so
-``check_plain`` refuses both at once, with MalformedInput naming the path, before the
-readers (``heatcore.heat.notation``, ``heatcore.rallyman.notation``) look at the fields.
+``check_plain`` refuses both at once, with MalformedInput naming the path, before each
+game's notation reads the fields.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from heatcore.framework.errors import MalformedInput
 
-#: Far deeper than any state or setup (a Heat state nests about 5 levels), and as deep as
+#: Far deeper than any state or setup (the games' states nest about 5 levels), as deep as
 #: orjson writes (recursive readers and ``repr`` go that deep).
 MAX_DEPTH = 255
 #: Integers at least this large (in size) are refused; ``str`` refuses 10 ** 4300.
