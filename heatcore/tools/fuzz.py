@@ -44,11 +44,11 @@ Path = tuple[str | int, ...]
 REPLY_KINDS = frozenset({"malformed", "invalid-state", "illegal-action", "unsupported",
                          "protocol"})
 
-#: A stand-in for an integer too long for ``int(str)`` (over 4,300 digits): JSON text of it
-#: is written by ``dumps``; in a dict it is the integer itself.
-HUGE = 10 ** 5000
+# A stand-in for an integer too long for ``int(str)`` (over 4,300 digits): JSON text of it
+# is written by ``dumps``; in a dict it is the integer itself (private: autodoc cannot show it).
+_HUGE = 10 ** 5000
 _HUGE_MARK = "\u0000huge-integer\u0000"
-#: Integers this long or longer are written as ``HUGE`` (``str`` refuses them).
+#: Integers this long or longer are written as ``_HUGE`` (``str`` refuses them).
 _LONG = 10 ** 4000
 #: Nesting deep enough to exhaust any recursive reader (a list of lists ...).
 DEEP = 100_000
@@ -139,7 +139,7 @@ def nested(depth: int) -> JSON:
 
 
 def dumps(value: JSON) -> str:
-    """JSON text of ``value``, with ``HUGE`` written out in full (``json.dumps`` refuses
+    """JSON text of ``value``, with ``_HUGE`` written out in full (``json.dumps`` refuses
     it) and lists nested past the recursion limit written iteratively."""
     if _orjson_dumps is not None:
         try:  # the fast path: orjson refuses integers past 64 bits and deep nesting
@@ -202,7 +202,7 @@ def line_of(request: JSON) -> bytes:
 #: Wrong or extreme values put in place of a node.
 ODD_VALUES: tuple[JSON, ...] = (
     None, True, False, 0, -1, 1, -3, 7, 99, 1000, 10 ** 9, -(10 ** 9), 2 ** 63, -(2 ** 63) - 1,
-    2 ** 64 + 1, HUGE, -HUGE, 0.5, -0.0, 1e308, "", "x", "P0", "P1", "P9", "P-1", "P99",
+    2 ** 64 + 1, _HUGE, -_HUGE, 0.5, -0.0, 1e308, "", "x", "P0", "P1", "P9", "P-1", "P99",
     "T9.L99.9", "T1.L1.9", "slick", "rain", "snow", "gravel", "-1", "0", "null", "\u00e9",
     "\ud800", [], {}, [None], [0], ["P1", "P1"], {"a": 1}, [[[]]],
 )
