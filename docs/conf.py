@@ -68,7 +68,6 @@ rulebook_api_package = "heatcore"
 # process, which would change what the doctests of a full build run against.
 # Rallyman GT's engine shares class names with Heat's (RaceState, ...); its modules are
 # documented on the Rallyman GT pages, not in Heat's API reference.
-# heatcore.heat.fast re-exports heatcore.heat.fast's public names (documented there).
 # heatcore.fast re-exports heatcore.heat.fast's public names (documented there). The fuzz
 # harness's tables hold integers too long to print, which autodoc cannot show.
 rulebook_api_skip = ["heatcore.heat.conformance.mutants", "heatcore.rallyman",
