@@ -10,9 +10,9 @@ game's notation reads the fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from heatcore.framework.conformance.jsontext import orjson_dumps
 from heatcore.framework.errors import MalformedInput
 
 #: Far deeper than any state or setup (the games' states nest about 5 levels), as deep as
@@ -22,16 +22,7 @@ MAX_DEPTH = 255
 MAX_INT = 10 ** 4000
 
 
-def _orjson() -> Callable[[Any], bytes] | None:
-    try:
-        import orjson
-    except ImportError:
-        return None
-    dumps: Callable[[Any], bytes] = orjson.dumps
-    return dumps
-
-
-_orjson_dumps = _orjson()
+_orjson_dumps = orjson_dumps()
 
 
 def check_plain(data: Any, path: str, rule: str) -> None:

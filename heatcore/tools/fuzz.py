@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from heatcore.framework.conformance.jsontext import orjson_dumps
 from heatcore.framework.errors import InvalidState, RulesError
 
 JSON = Any
@@ -156,16 +157,7 @@ def dumps(value: JSON) -> str:
     return text
 
 
-def _orjson() -> Callable[[Any], bytes] | None:
-    try:
-        import orjson
-    except ImportError:
-        return None
-    dumps: Callable[[Any], bytes] = orjson.dumps
-    return dumps
-
-
-_orjson_dumps = _orjson()
+_orjson_dumps = orjson_dumps()
 
 
 def _marked(value: JSON) -> JSON:

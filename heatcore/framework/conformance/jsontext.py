@@ -37,7 +37,7 @@ def _make() -> Callable[[Any], str]:
 compact: Callable[[Any], str] = _make()
 
 
-def _orjson() -> Callable[[Any], bytes] | None:
+def orjson_dumps() -> Callable[[Any], bytes] | None:
     """``orjson.dumps``, or None where orjson is not installed."""
     try:
         import orjson
@@ -47,7 +47,7 @@ def _orjson() -> Callable[[Any], bytes] | None:
     return dumps
 
 
-_dumps = _orjson()
+_dumps = orjson_dumps()
 
 
 def compact_line(value: Any) -> bytes:
